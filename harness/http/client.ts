@@ -1,0 +1,195 @@
+import { performance } from 'node:perf_hooks';
+import { Agent, request as undiciRequest } from 'undici';
+import type { Secrets } from '../secrets.ts';
+import type { LoadedSpec } from '../spec/types.ts';
+import { checkResponse } from '../validation/responses.ts';
+import { cut, type Exchange } from './exchange.ts';
+import { Pacer } from './pacing.ts';
+
+export interface RequestSpec {
+  method: string;
+  path: string;
+  /** Header values are sent as given, names in the letter case given; `undefined` leaves a header out. */
+  headers?: Record<string, string | undefined>;
+  /** A raw body, sent as it is (broken JSON, an empty string). */
+  body?: string;
+  /** A value sent as JSON with content-type application/json unless the headers say otherwise. */
+  json?: unknown;
+  /** Rate-limit checks must reach the limit: no pacing for them. */
+  unpaced?: boolean;
+  /** A 429 is provoked on purpose: report it, do not wait it out. */
+  provokesLimit?: boolean;
+  label?: string;
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  json: any;
+  /** Monotonic times (performance.now) around the exchange: the server handled it in between. */
+  sentAt: number;
+  receivedAt: number;
+  exchange: Exchange;
+}
+
+/** The target did not answer, or answered something that is not HTTP. The exchange is the evidence. */
+export class TargetError extends Error {
+  constructor(message: string, readonly exchange: Exchange) {
+    super(message);
+  }
+}
+
+export interface ClientOptions {
+  interfaceName: string;
+  baseUrl: string;
+  spec?: LoadedSpec;
+  secrets: Secrets;
+  timeoutMs: number;
+  /** A live target: pace requests and wait out a Retry-After the run did not provoke. */
+  live: boolean;
+  requestsPerSecond: number;
+  /** Share of the profile's rate this process may use (the rate is split between parallel workers). */
+  rateShare?: number;
+  onExchange?: (ex: Exchange) => void;
+}
+
+/** Consecutive time-outs after which a target is taken to have stopped answering: later requests fail at once. */
+const GIVE_UP_AFTER = 3;
+const silentTargets = new Map<string, number>();
+const agents = new Map<number, Agent>();
+const pacers = new Map<string, Pacer>();
+const MAX_RETRY_AFTER_WAIT_S = 60;
+
+function agentFor(timeoutMs: number): Agent {
+  let a = agents.get(timeoutMs);
+  if (!a) {
+    a = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4000 });
+    agents.set(timeoutMs, a);
+  }
+  return a;
+}
+
+export async function closeAgents(): Promise<void> {
+  await Promise.all([...agents.values()].map((a) => a.close()));
+  agents.clear();
+}
+
+/**
+ * The one HTTP client of the harness: every exchange is timed out, paced against live targets, redacted,
+ * validated against the spec and handed to the evidence sink. Suites never call undici directly.
+ */
+export class Client {
+  private readonly pacer: Pacer;
+
+  constructor(readonly options: ClientOptions) {
+    const rate = options.live ? options.requestsPerSecond * (options.rateShare ?? 1) : 0;
+    // One pacer per target and process, so that the clients of successive tests share the process's rate.
+    const key = `${new URL(options.baseUrl).origin} ${rate}`;
+    this.pacer = pacers.get(key) ?? new Pacer(rate);
+    pacers.set(key, this.pacer);
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  async send(spec: RequestSpec): Promise<Reply> {
+    let reply = await this.once(spec);
+    if (this.options.live && !spec.provokesLimit && reply.status === 429) {
+      const wait = Number(reply.headers['retry-after']);
+      if (Number.isFinite(wait) && wait >= 0 && wait <= MAX_RETRY_AFTER_WAIT_S) {
+        await new Promise((r) => setTimeout(r, wait * 1000 + 50));
+        reply = await this.once(spec);
+      }
+    }
+    return reply;
+  }
+
+  private async once(spec: RequestSpec): Promise<Reply> {
+    const { secrets, timeoutMs } = this.options;
+    const url = new URL(spec.path, this.options.baseUrl).toString();
+    const headers: Record<string, string> = {};
+    let body = spec.body;
+    if (spec.json !== undefined) {
+      body = JSON.stringify(spec.json);
+      headers['content-type'] = 'application/json';
+    }
+    for (const [name, value] of Object.entries(spec.headers ?? {})) {
+      for (const k of Object.keys(headers)) if (k.toLowerCase() === name.toLowerCase()) delete headers[k];
+      if (value !== undefined) headers[name] = value;
+    }
+    const exchange: Exchange = {
+      label: spec.label,
+      request: {
+        method: spec.method,
+        url: secrets.redact(url),
+        headers: Object.entries(headers).map(([k, v]) => [k, secrets.redactHeader(k, v)]),
+        body: body === undefined ? undefined : cut(secrets.redact(body)),
+      },
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+    };
+    if (this.options.spec) {
+      const op = this.options.spec.operations.find((o) => o.method === spec.method.toUpperCase() && new URL(url).pathname === o.path);
+      if (op) exchange.operation = op.key;
+    }
+
+    const origin = new URL(url).origin;
+    const silent = silentTargets.get(origin) ?? 0;
+    if (silent >= GIVE_UP_AFTER) {
+      exchange.error = `not sent: the target stopped answering (the last ${silent} requests got no answer within ${timeoutMs} ms)`;
+      this.options.onExchange?.(exchange);
+      throw new TargetError(exchange.error, exchange);
+    }
+    if (!spec.unpaced) await this.pacer.wait();
+
+    const sentAt = performance.now();
+    try {
+      const res = await undiciRequest(url, {
+        method: spec.method as any,
+        headers,
+        body,
+        dispatcher: agentFor(timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const text = await res.body.text();
+      const receivedAt = performance.now();
+      silentTargets.set(origin, 0);
+      const flatHeaders: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flatHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      exchange.durationMs = Math.round((receivedAt - sentAt) * 10) / 10;
+      exchange.response = {
+        status: res.statusCode,
+        headers: Object.fromEntries(Object.entries(flatHeaders).map(([k, v]) => [k, secrets.redactHeader(k, v)])),
+        body: cut(secrets.redact(text)),
+      };
+      if (this.options.spec) {
+        const p = checkResponse(this.options.spec, { method: spec.method, path: new URL(url).pathname, status: res.statusCode, headers: flatHeaders, body: text });
+        if (p.schema.length || p.contentType.length || p.headers.length) {
+          exchange.problems = { schema: p.schema.map((s) => secrets.redact(s)), contentType: p.contentType, headers: p.headers.map((s) => secrets.redact(s)) };
+        }
+      }
+      this.options.onExchange?.(exchange);
+      return { status: res.statusCode, headers: flatHeaders, text, json: parseJson(text), sentAt, receivedAt, exchange };
+    } catch (e) {
+      const err = e as Error & { code?: string };
+      const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '') || /timeout/i.test(err.message);
+      if (timedOut) silentTargets.set(origin, (silentTargets.get(origin) ?? 0) + 1);
+      exchange.durationMs = Math.round((performance.now() - sentAt) * 10) / 10;
+      exchange.error = timedOut ? `no answer within ${timeoutMs} ms` : `${err.code ?? err.name}: ${secrets.redact(err.message)}`;
+      this.options.onExchange?.(exchange);
+      throw new TargetError(`${spec.method} ${exchange.request.url}: ${exchange.error}`, exchange);
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

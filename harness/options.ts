@@ -1,0 +1,64 @@
+import { randomInt } from 'node:crypto';
+
+/**
+ * The settings of one run, passed from the command line to Playwright's runner and workers through the environment
+ * (Playwright starts its workers with the runner's environment).
+ */
+export const ENV = {
+  profile: 'HARNESS_PROFILE',
+  seed: 'HARNESS_SEED',
+  depth: 'HARNESS_DEPTH',
+  fault: 'HARNESS_FAULT',
+  strict: 'HARNESS_STRICT',
+  replay: 'HARNESS_REPLAY',
+  interfaces: 'HARNESS_INTERFACES',
+  targets: 'HARNESS_TARGETS',
+  runId: 'HARNESS_RUN_ID',
+} as const;
+
+export const DEPTHS = { quick: 0.25, default: 1, deep: 5 } as const;
+
+export function depthFactor(value = process.env[ENV.depth]): number {
+  if (!value) return 1;
+  if (value in DEPTHS) return DEPTHS[value as keyof typeof DEPTHS];
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`depth ${JSON.stringify(value)}: use quick, default, deep or a positive factor`);
+  return n;
+}
+
+/** The run's seed: fixed by --seed, else drawn once by the first process and inherited by the rest. */
+export function runSeed(): number {
+  let s = process.env[ENV.seed];
+  if (!s) {
+    s = String(randomInt(1, 2 ** 31 - 1));
+    process.env[ENV.seed] = s;
+  }
+  const n = Number(s);
+  if (!Number.isInteger(n)) throw new Error(`seed ${JSON.stringify(s)} is not an integer`);
+  return n;
+}
+
+/** "game-bridge:wrong-key-accepted" -> which reference server carries which seeded fault. */
+export function selectedFault(value = process.env[ENV.fault]): { interfaceName: string; fault: string } | undefined {
+  if (!value) return undefined;
+  const [interfaceName, fault] = value.split(':');
+  if (!interfaceName || !fault) throw new Error(`fault ${JSON.stringify(value)}: write it as <interface>:<fault name>`);
+  return { interfaceName, fault };
+}
+
+/**
+ * A property case to replay, from a failure's replay command: "<property id>=<fast-check path>", or
+ * "<property id>!<requirement>,<requirement>=<path>" when the failure was found with earlier-failed requirements set aside.
+ */
+export function replayFor(propertyId: string, value = process.env[ENV.replay]): { path: string; skip: string[] } | undefined {
+  if (!value) return undefined;
+  const eq = value.lastIndexOf('=');
+  const [id, skip] = value.slice(0, eq).split('!');
+  if (id !== propertyId) return undefined;
+  return { path: value.slice(eq + 1), skip: skip ? skip.split(',') : [] };
+}
+
+export function replayToken(propertyId: string, path: string, skip: Iterable<string>): string {
+  const s = [...skip];
+  return `${propertyId}${s.length ? '!' + s.join(',') : ''}=${path}`;
+}

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { makeAjv } from '../validation/ajv.ts';
+import { TARGETS_DIR } from '../paths.ts';
+import { profileSchema } from './schema.ts';
+import type { Profile } from './types.ts';
+
+export const DEFAULT_PROFILE = path.join(TARGETS_DIR, 'reference.yaml');
+
+/** A profile the harness cannot use; its message names the file and the field. */
+export class ProfileError extends Error {}
+
+const validate = makeAjv({ useDefaults: true }).compile(profileSchema);
+
+export function loadProfile(file: string = process.env.HARNESS_PROFILE || DEFAULT_PROFILE): Profile {
+  const shown = path.relative(process.cwd(), path.resolve(file)) || file;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ProfileError(`${shown}: cannot read the profile (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  let data: unknown;
+  try {
+    data = YAML.parse(text, { prettyErrors: true });
+  } catch (e) {
+    throw new ProfileError(`${shown}: not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (!validate(data)) {
+    throw new ProfileError(`${shown}: ${describeErrors(validate.errors ?? [])}`);
+  }
+  return { ...(data as Omit<Profile, 'file'>), file: path.resolve(file) };
+}
+
+/** One line per problem, naming the field as a dotted path ("interfaces.chat.settings.windowMs"). */
+function describeErrors(errors: NonNullable<typeof validate.errors>): string {
+  // A failed oneOf also reports each branch's failure; its own message says more than those do.
+  const oneOfAt = new Set(errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath));
+  const lines = errors
+    .filter((e) => !(e.schemaPath.includes('/oneOf/') && oneOfAt.has(e.instancePath)))
+    .map((e) => {
+      const where = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      const field = (name: string) => (where ? `${where}.${name}` : name);
+      if (e.keyword === 'additionalProperties') return `${field(e.params.additionalProperty)}: unknown field`;
+      if (e.keyword === 'required') return `${field(e.params.missingProperty)}: required field missing`;
+      if (e.keyword === 'oneOf') return `${where}: give exactly one of baseUrl (a live deployment) or reference (the embedded one)`;
+      return `${where || '(top level)'}: ${e.message}`;
+    });
+  return [...new Set(lines)].join('; ');
+}

@@ -1,0 +1,25 @@
+import path from 'node:path';
+import { ENV } from './options.ts';
+import { ROOT } from './paths.ts';
+
+/** Quotes a word for a POSIX shell. */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:=@,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The command that runs one test again with the same profile, seed and fault (and, for a property, one case). */
+export function replayCommand(opts: { interfaceName: string; testTitle: string; replay?: string }): string {
+  const args = ['npm', 'run', 'conformance', '--'];
+  const profile = process.env[ENV.profile];
+  if (profile) args.push('--target', path.relative(ROOT, path.resolve(profile)));
+  args.push('--interfaces', opts.interfaceName);
+  if (process.env[ENV.seed]) args.push('--seed', process.env[ENV.seed]!);
+  if (process.env[ENV.fault]) args.push('--fault', process.env[ENV.fault]!);
+  args.push('--grep', escapeRegExp(opts.testTitle));
+  if (opts.replay) args.push('--replay', opts.replay);
+  return args.map(shellQuote).join(' ');
+}

@@ -1,0 +1,114 @@
+/**
+ * Secrets of a run and their redaction. Every credential value, and every value the harness derives from one
+ * (another letter case, a prefix), is registered here; `redact` replaces each occurrence with a token that names the
+ * credential and the derivation, so that a cassette can be replayed with the credentials of another profile.
+ */
+export type Derivation = 'exact' | 'upper' | 'lower' | 'swapcase' | `prefix:${number}`;
+
+const TOKEN = /\{\{secret:([A-Za-z0-9_]+)(?:\|([a-z]+(?::\d+)?))?\}\}/g;
+
+export function derive(value: string, how: Derivation): string {
+  if (how === 'exact') return value;
+  if (how === 'upper') return value.toUpperCase();
+  if (how === 'lower') return value.toLowerCase();
+  if (how === 'swapcase') return [...value].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  const n = Number(how.slice('prefix:'.length));
+  return value.slice(0, n);
+}
+
+export function token(name: string, how: Derivation = 'exact'): string {
+  return how === 'exact' ? `{{secret:${name}}}` : `{{secret:${name}|${how}}}`;
+}
+
+/** Header names whose values are credentials whatever they hold (a wrong key may still be someone's key). */
+const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-auth-key', 'x-api-key']);
+
+export class Secrets {
+  private readonly values = new Map<string, string>();
+  private readonly known: Array<{ value: string; replacement: string }> = [];
+  private readonly sensitiveHeaders = new Set(SENSITIVE_HEADERS);
+  private readonly shown = new Set<string>();
+
+  /** Registers a credential under its profile name. */
+  add(name: string, value: string): void {
+    if (!value) return;
+    this.values.set(name, value);
+    this.remember(value, token(name));
+  }
+
+  /** Returns a value derived from a credential, registered for redaction before anyone can log it. */
+  derived(name: string, how: Derivation): string {
+    const base = this.get(name);
+    const value = derive(base, how);
+    if (value && value !== base) this.remember(value, token(name, how));
+    return value;
+  }
+
+  get(name: string): string {
+    const v = this.values.get(name);
+    if (v === undefined) throw new Error(`credential ${name} is not set`);
+    return v;
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name);
+  }
+
+  markSensitiveHeader(name: string): void {
+    this.sensitiveHeaders.add(name.toLowerCase());
+  }
+
+  isSensitiveHeader(name: string): boolean {
+    return this.sensitiveHeaders.has(name.toLowerCase());
+  }
+
+  /** Replaces every registered secret (longest first, so a prefix never hides the rest of a key) in a text. */
+  redact(text: string): string {
+    let out = text;
+    for (const { value, replacement } of this.known) {
+      if (out.includes(value)) out = out.split(value).join(replacement);
+    }
+    // Values differing from a key only in letter case are derived from it too.
+    for (const [name, value] of this.values) {
+      if (value.length >= 6) out = out.replace(new RegExp(escapeRegExp(value), 'gi'), token(name, 'exact').replace('}}', '|anycase}}'));
+    }
+    return out;
+  }
+
+  /** Registers a value the harness made up (a deliberately wrong key) as safe to show in sensitive headers. */
+  harmless(value: string): string {
+    this.shown.add(value);
+    return value;
+  }
+
+  /**
+   * Redacts a header value. A sensitive header keeps an auth scheme word, the tokens of secrets it is known to hold
+   * and values the harness made up; anything else in it is unknown and may be somebody's credential.
+   */
+  redactHeader(name: string, value: string): string {
+    const redacted = this.redact(value);
+    if (!this.isSensitiveHeader(name) || this.shown.has(value)) return redacted;
+    const scheme = /^(Bearer|Basic|Digest|HMAC[-\w]*)\s+/i.exec(redacted)?.[0] ?? '';
+    const rest = redacted.slice(scheme.length);
+    return rest.replace(new RegExp(TOKEN.source, 'g'), '').trim() === '' ? redacted : `${scheme}{{redacted}}`;
+  }
+
+  /** The inverse of `redact` for replays: tokens become the current credentials' values. */
+  expand(text: string): string {
+    return text.replace(TOKEN, (_m, name: string, how?: string) => {
+      const base = this.get(name);
+      if (!how || how === 'anycase') return base;
+      return derive(base, how as Derivation);
+    });
+  }
+
+  private remember(value: string, replacement: string): void {
+    if (this.known.some((k) => k.value === value)) return;
+    this.known.push({ value, replacement });
+    this.known.sort((a, b) => b.value.length - a.value.length);
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

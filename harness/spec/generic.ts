@@ -1,0 +1,71 @@
+import type { Operation, Requirement, SecurityScheme } from './types.ts';
+
+/**
+ * The checks every spec gets, whatever its interface, in the manner of schema-driven testers:
+ * each becomes a requirement of the interface so that the report gives it a verdict of its own.
+ * Only those that the spec gives something to check are derived (no security scheme, no GEN-AUTH).
+ */
+export function genericRequirements(prefix: string, operations: Operation[], schemes: SecurityScheme[]): Requirement[] {
+  const all = operations.map((op) => op.key);
+  const reqs: Requirement[] = [
+    {
+      id: `${prefix}-GEN-NO-5XX`,
+      level: 'should',
+      text: 'Bad input (a body that is not JSON, members of the wrong type, odd headers) never gets a 5xx.',
+      source: 'Harness rule: a server error for a client mistake is a defect the document does not allow for.',
+      operations: all,
+    },
+    {
+      id: `${prefix}-GEN-REFUSAL-STATUS`,
+      level: 'should',
+      text: 'A refused request gets the status the document gives for its condition, otherwise some 4xx.',
+      source: 'Harness rule: refusals of client mistakes are 4xx.',
+      operations: all,
+    },
+    {
+      id: `${prefix}-GEN-CONTENT-TYPE`,
+      level: 'must',
+      text: 'A response with a documented body carries the documented content type.',
+      source: 'Spec: the media type of each documented response.',
+      operations: all,
+    },
+    {
+      id: `${prefix}-GEN-SCHEMA`,
+      level: 'must',
+      text: 'Every response with a documented status has a body valid against its schema.',
+      source: 'Spec: the schema of each documented response.',
+      operations: all,
+    },
+  ];
+  const withHeaders = operations.filter((op) => Object.values(op.responses).some((r) => Object.keys(r.headers).length > 0));
+  if (withHeaders.length > 0) {
+    reqs.push({
+      id: `${prefix}-GEN-HEADERS`,
+      level: 'must',
+      text: 'A response carries the headers the spec documents for its status.',
+      source: 'Spec: the headers of each documented response.',
+      operations: withHeaders.map((op) => op.key),
+    });
+  }
+  const secured = operations.filter((op) => op.security.length > 0);
+  if (secured.length > 0 && schemes.length > 0) {
+    reqs.push({
+      id: `${prefix}-GEN-AUTH`,
+      level: 'must',
+      text: 'An operation that needs credentials refuses a request without them or with wrong ones.',
+      source: 'Spec: the security requirement of each operation.',
+      operations: secured.map((op) => op.key),
+    });
+  }
+  const wrongMethod = operations.filter((op) => op.wrongMethod);
+  if (wrongMethod.length > 0) {
+    reqs.push({
+      id: `${prefix}-GEN-WRONG-METHOD`,
+      level: 'must',
+      text: 'A method the path does not serve gets the documented answer (x-wrong-method).',
+      source: 'Spec: x-wrong-method of each path.',
+      operations: wrongMethod.map((op) => op.key),
+    });
+  }
+  return reqs.map((r) => ({ ...r, generic: true }));
+}

@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { SPECS_DIR } from '../paths.ts';
+import { genericRequirements } from './generic.ts';
+import type { LoadedSpec, NotShown, Operation, OperationResponse, Requirement, SecurityScheme } from './types.ts';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const cache = new Map<string, LoadedSpec>();
+
+/** Loads specs/<name>.yaml once per process: the OpenAPI document, its requirements and its flattened operations. */
+export function loadSpec(name: string): LoadedSpec {
+  const hit = cache.get(name);
+  if (hit) return hit;
+  const file = path.join(SPECS_DIR, `${name}.yaml`);
+  const text = readFileSync(file, 'utf8');
+  const doc = YAML.parse(text) as Record<string, any>;
+  const prefix = String(doc['x-requirement-prefix'] ?? '');
+  const schemes = securitySchemes(doc);
+  const operations = flattenOperations(doc);
+  const written: Requirement[] = (doc['x-requirements'] ?? []).map((r: any) => ({ ...r, observable: r.observable !== false }));
+  const spec: LoadedSpec = {
+    name,
+    prefix,
+    file: path.relative(path.dirname(SPECS_DIR), file),
+    sha256: createHash('sha256').update(text).digest('hex'),
+    document: String(doc['x-document'] ?? ''),
+    section: String(doc['x-section'] ?? ''),
+    title: String(doc.info?.title ?? name),
+    version: String(doc.info?.version ?? ''),
+    doc,
+    requirements: [...written, ...genericRequirements(prefix, operations, schemes)],
+    notShown: (doc['x-not-shown'] ?? []) as NotShown[],
+    operations,
+    securitySchemes: schemes,
+  };
+  cache.set(name, spec);
+  return spec;
+}
+
+export function requirementById(spec: LoadedSpec, id: string): Requirement | undefined {
+  return spec.requirements.find((r) => r.id === id);
+}
+
+/** Resolves a local JSON pointer reference ("#/components/schemas/X"); the specs use no remote ones. */
+export function deref<T = any>(doc: any, node: any): T {
+  let current = node;
+  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
+    if (hops > 20) throw new Error(`reference loop at ${current.$ref}`);
+    const pointer = current.$ref.replace(/^#\//, '').split('/').map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    current = pointer.reduce((acc: any, key: string) => acc?.[key], doc);
+  }
+  return current as T;
+}
+
+function securitySchemes(doc: any): SecurityScheme[] {
+  const schemes = doc.components?.securitySchemes ?? {};
+  return Object.entries<any>(schemes).map(([name, s]) => ({
+    name,
+    type: s.type,
+    in: s.in,
+    headerName: s.in === 'header' ? s.name : undefined,
+    scheme: s.scheme,
+  }));
+}
+
+function flattenOperations(doc: any): Operation[] {
+  const ops: Operation[] = [];
+  const globalSecurity: any[] = doc.security ?? [];
+  for (const [p, rawItem] of Object.entries<any>(doc.paths ?? {})) {
+    const item = deref(doc, rawItem);
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const security: any[] = op.security ?? globalSecurity;
+      const body = op.requestBody ? deref(doc, op.requestBody) : undefined;
+      const bodySchema = body?.content?.['application/json']?.schema;
+      ops.push({
+        key: `${method.toUpperCase()} ${p}`,
+        method: method.toUpperCase(),
+        path: p,
+        operationId: op.operationId,
+        security: [...new Set(security.flatMap((s) => Object.keys(s)))],
+        enabledBy: op['x-enabled-by'],
+        write: op['x-write'],
+        hasRequestBody: Boolean(body),
+        requestBodyRequired: Boolean(body?.required),
+        requestSchema: bodySchema,
+        responses: flattenResponses(doc, op.responses ?? {}),
+        wrongMethod: item['x-wrong-method'],
+      });
+    }
+  }
+  return ops;
+}
+
+function flattenResponses(doc: any, responses: Record<string, any>): Record<string, OperationResponse> {
+  const out: Record<string, OperationResponse> = {};
+  for (const [status, raw] of Object.entries(responses)) {
+    const r = deref(doc, raw);
+    const [contentType, media] = Object.entries<any>(r.content ?? {})[0] ?? [];
+    const headers: OperationResponse['headers'] = {};
+    for (const [h, rawHeader] of Object.entries<any>(r.headers ?? {})) {
+      const header = deref(doc, rawHeader);
+      headers[h.toLowerCase()] = { required: Boolean(header.required), schema: header.schema };
+    }
+    out[status] = { status, contentType, schema: media?.schema, headers };
+  }
+  return out;
+}
+
+/** Finds the operation a request goes to, matching templated path segments ("/v1/events/{id}"). */
+export function matchOperation(spec: LoadedSpec, method: string, pathname: string): { op?: Operation; pathKnown: boolean } {
+  const candidates = spec.operations.filter((op) => pathMatches(op.path, pathname));
+  return { op: candidates.find((op) => op.method === method.toUpperCase()), pathKnown: candidates.length > 0 };
+}
+
+function pathMatches(template: string, pathname: string): boolean {
+  const a = template.split('/');
+  const b = pathname.split('?')[0].split('/');
+  return a.length === b.length && a.every((seg, i) => (seg.startsWith('{') && seg.endsWith('}') ? b[i].length > 0 : seg === b[i]));
+}

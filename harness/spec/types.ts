@@ -1,0 +1,76 @@
+export type Level = 'must' | 'should' | 'advisory';
+
+/** One rule of a document, as the spec records it. */
+export interface Requirement {
+  id: string;
+  level: Level;
+  text: string;
+  /** The sentence or table row of the document it comes from (for generic requirements: the harness's own reason). */
+  source: string;
+  operations?: string[];
+  /** false: no HTTP client can observe it; kept for the report, never claimed by a check. */
+  observable?: boolean;
+  why?: string;
+  /** Derived by the harness from the spec rather than written in it. */
+  generic?: boolean;
+}
+
+/** What a document marks "not shown" or leaves open: reported, never asserted. */
+export interface NotShown {
+  id: string;
+  text: string;
+  source: string;
+}
+
+export interface WrongMethod {
+  status: number;
+  error?: string;
+  message?: string;
+}
+
+/** One operation of the spec, flattened for the checks that are derived from it. */
+export interface Operation {
+  key: string; // "POST /v2/log"
+  method: string;
+  path: string;
+  operationId?: string;
+  security: string[]; // names of security schemes that apply
+  enabledBy?: string;
+  write?: string;
+  hasRequestBody: boolean;
+  requestBodyRequired: boolean;
+  requestSchema?: unknown;
+  responses: Record<string, OperationResponse>;
+  wrongMethod?: WrongMethod;
+}
+
+export interface OperationResponse {
+  status: string;
+  contentType?: string;
+  schema?: unknown;
+  headers: Record<string, { required: boolean; schema?: unknown }>;
+}
+
+export interface SecurityScheme {
+  name: string;
+  type: string;
+  in?: string;
+  headerName?: string;
+  scheme?: string;
+}
+
+export interface LoadedSpec {
+  name: string;
+  prefix: string;
+  file: string;
+  sha256: string;
+  document: string;
+  section: string;
+  title: string;
+  version: string;
+  doc: Record<string, any>;
+  requirements: Requirement[];
+  notShown: NotShown[];
+  operations: Operation[];
+  securitySchemes: SecurityScheme[];
+}

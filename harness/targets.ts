@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { references, type RunningServer } from '../mocks/registry.ts';
+import { ENV, selectedFault } from './options.ts';
+import { isInterfaceName, type InterfaceName } from './paths.ts';
+import type { InterfaceProfile, Profile } from './profile/types.ts';
+import { Secrets } from './secrets.ts';
+
+export interface Target {
+  interfaceName: InterfaceName;
+  baseUrl: string;
+  /** The embedded reference, started by this run. */
+  reference: boolean;
+  fault?: string;
+}
+
+/** The interfaces a run covers: those of the profile, narrowed by --interfaces. */
+export function interfacesInScope(profile: Profile, narrowed = process.env[ENV.interfaces]): InterfaceName[] {
+  const inProfile = Object.keys(profile.interfaces).filter(isInterfaceName);
+  if (!narrowed) return inProfile;
+  const wanted = narrowed.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const w of wanted) {
+    if (!isInterfaceName(w)) throw new Error(`unknown interface ${JSON.stringify(w)}`);
+    if (!inProfile.includes(w)) throw new Error(`interface ${w} is not in the profile ${profile.name}`);
+  }
+  return inProfile.filter((i) => wanted.includes(i));
+}
+
+/** Credentials a live profile names whose environment variables are not set. */
+export function missingCredentials(profile: Profile, scope: InterfaceName[]): string[] {
+  const missing: string[] = [];
+  for (const name of scope) {
+    const entry = profile.interfaces[name] as InterfaceProfile | undefined;
+    if (!entry?.baseUrl) continue;
+    for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) {
+      if (!process.env[envVar]) missing.push(`${name}: credential ${cred} needs environment variable ${envVar}`);
+    }
+  }
+  return missing;
+}
+
+/** The reference's credentials are this run's own: any variable the profile names and the caller left unset is drawn at random. */
+export function drawReferenceCredentials(profile: Profile, scope: InterfaceName[]): void {
+  for (const name of scope) {
+    const entry = profile.interfaces[name] as InterfaceProfile | undefined;
+    if (!entry || entry.baseUrl) continue;
+    for (const envVar of Object.values(entry.credentials ?? {})) {
+      if (!process.env[envVar]) process.env[envVar] = randomBytes(18).toString('base64url');
+    }
+  }
+}
+
+/** The secrets of one interface, read from the environment variables its profile names. */
+export function secretsFor(profile: Profile, name: InterfaceName): Secrets {
+  const secrets = new Secrets();
+  const entry = profile.interfaces[name] as InterfaceProfile | undefined;
+  for (const [cred, envVar] of Object.entries(entry?.credentials ?? {})) {
+    const value = process.env[envVar];
+    if (value) secrets.add(cred, value);
+  }
+  return secrets;
+}
+
+/** Starts the reference servers an in-scope interface needs, on free loopback ports. */
+export async function startReferences(profile: Profile, scope: InterfaceName[]): Promise<{ targets: Target[]; stop(): Promise<void> }> {
+  const fault = selectedFault();
+  const running: RunningServer[] = [];
+  const targets: Target[] = [];
+  try {
+    for (const name of scope) {
+      const entry = profile.interfaces[name] as InterfaceProfile | undefined;
+      if (!entry) continue;
+      if (entry.baseUrl) {
+        targets.push({ interfaceName: name, baseUrl: entry.baseUrl, reference: false });
+        continue;
+      }
+      const secrets: Record<string, string> = {};
+      for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) secrets[cred] = process.env[envVar] ?? '';
+      const faultHere = fault?.interfaceName === name ? fault.fault : undefined;
+      const server = await references[name].start({
+        settings: entry.settings,
+        reference: entry.reference ?? {},
+        secrets,
+        fault: faultHere,
+        host: '127.0.0.1',
+        port: 0,
+      });
+      running.push(server);
+      targets.push({ interfaceName: name, baseUrl: server.url, reference: true, fault: faultHere });
+    }
+  } catch (e) {
+    await Promise.all(running.map((s) => s.close()));
+    throw e;
+  }
+  return { targets, stop: async () => void (await Promise.all(running.map((s) => s.close()))) };
+}
+
+export function publishTargets(targets: Target[]): void {
+  process.env[ENV.targets] = JSON.stringify(targets);
+}
+
+/** The targets of this run, as the runner published them. */
+export function publishedTargets(): Target[] {
+  const raw = process.env[ENV.targets];
+  if (!raw) throw new Error('no targets published: run the suites through `npm run conformance` or playwright.config.ts');
+  return JSON.parse(raw) as Target[];
+}

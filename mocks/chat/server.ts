@@ -1,0 +1,235 @@
+// Embedded reference of Interface E: POST /api/chat behind an in-memory sliding-window rate limiter.
+// Written from the document alone; it never imports the suite's model.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import Router from 'find-my-way';
+import type { components } from '../../generated/chat.js';
+import { faults } from './faults.js';
+
+type ChatRequest = components['schemas']['ChatRequest'];
+type TooManyRequests = components['schemas']['TooManyRequests'];
+
+export interface ChatSettings {
+  windowMs: number;
+  maxRequests: number;
+  /** Not used by the reference: it is always one instance. */
+  instances: number;
+  /** Not used by the reference: it sees the headers as sent. */
+  clientAddressesPreserved: boolean;
+  /** Not used by the reference: the document leaves open what development mode changes. */
+  developmentMode: boolean;
+}
+
+export interface ChatReferenceOptions {
+  cleanupIntervalMs?: number;
+}
+
+export interface StartOptions {
+  settings: ChatSettings;
+  reference: ChatReferenceOptions;
+  secrets: Record<string, string>;
+  fault?: string;
+  host?: string;
+  port?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const LIMIT_MESSAGE = 'Has superado el límite de solicitudes. Por favor, vuelve a intentarlo en unos segundos.';
+const MAX_BODY_BYTES = 1 << 20;
+
+export async function start(options: StartOptions): Promise<RunningServer> {
+  const { fault } = options;
+  if (fault !== undefined && !faults.some((f) => f.name === fault)) {
+    throw new Error(`unknown chat fault "${fault}"; known faults: ${faults.map((f) => f.name).join(', ')}`);
+  }
+  const on = (name: string) => fault === name;
+
+  const windowMs = options.settings.windowMs * (on('window-doubled') ? 2 : 1);
+  const { maxRequests } = options.settings;
+  const started = performance.now();
+
+  // Per client identifier, the stamps inside the window. 'split-instances' keeps a second, unshared store.
+  const stores = [new Map<string, number[]>(), new Map<string, number[]>()];
+  const turns = new Map<string, number>();
+
+  function clientId(req: http.IncomingMessage): string | undefined {
+    const xff = headerValue(req, 'x-forwarded-for');
+    const realIp = headerValue(req, 'x-real-ip')?.trim();
+    if (on('x-real-ip-first') && realIp) return realIp;
+    if (xff) {
+      const addresses = xff.split(',').map((a) => a.trim());
+      const id = on('xff-whole-header') ? xff : on('xff-last-address') ? addresses.at(-1) : addresses[0];
+      if (id) return id;
+    }
+    if (realIp && !on('x-real-ip-ignored')) return realIp;
+    if (on('no-header-not-limited')) return undefined;
+    return req.socket.remoteAddress ?? 'unknown';
+  }
+
+  type Verdict = { allowed: true } | { allowed: false; waitMs: number };
+
+  function hit(id: string): Verdict {
+    const now = performance.now();
+    const key = on('shared-counter') ? '*' : id;
+    let store = stores[0];
+    if (on('split-instances')) {
+      // A round-robin balancer sends a client's consecutive requests to alternate workers.
+      const turn = turns.get(key) ?? 0;
+      turns.set(key, turn + 1);
+      store = stores[turn % 2];
+    }
+    // Sliding: a stamp counts until it is windowMs old. Fixed: until the current window (from server start) ends.
+    const windowStart = on('fixed-window') ? started + Math.floor((now - started) / windowMs) * windowMs : now - windowMs;
+    let stamps = store.get(key) ?? [];
+    if (!on('no-prune')) stamps = stamps.filter((t) => t > windowStart);
+    store.set(key, stamps);
+
+    const limit = on('off-by-one') ? maxRequests + 1 : on('limits-early') ? maxRequests - 1 : maxRequests;
+    if (stamps.length < limit) {
+      stamps.push(now);
+      return { allowed: true };
+    }
+    if (on('records-limited')) stamps.push(now);
+    const freedAt = on('fixed-window') ? windowStart + windowMs : stamps[0] + windowMs;
+    return { allowed: false, waitMs: freedAt - now };
+  }
+
+  function cleanup() {
+    const cutoff = performance.now() - windowMs;
+    for (const store of stores) {
+      for (const [key, stamps] of store) {
+        const kept = stamps.filter((t) => t > cutoff);
+        if (kept.length === 0) store.delete(key);
+        else store.set(key, kept);
+      }
+    }
+    for (const key of turns.keys()) if (!stores.some((store) => store.has(key))) turns.delete(key);
+  }
+
+  function sendLimited(res: http.ServerResponse, waitMs: number) {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    const fullWindow = Math.max(1, Math.ceil(windowMs / 1000));
+    const retrySeconds = on('retry-after-full-window') ? fullWindow : seconds;
+    const body: TooManyRequests = { error: 'Too Many Requests', message: LIMIT_MESSAGE, retryAfter: retrySeconds };
+    const sent: Partial<Record<keyof TooManyRequests, unknown>> = { ...body };
+    if (on('retry-after-body-ms')) sent.retryAfter = Math.ceil(waitMs);
+    if (on('retry-after-body-missing')) delete sent.retryAfter;
+    if (on('error-text-differs')) sent.error = 'rate_limit_exceeded';
+    if (on('empty-message')) sent.message = '';
+
+    const retryAfter = on('retry-after-ms')
+      ? String(Math.ceil(waitMs))
+      : on('retry-after-fraction')
+        ? String(Math.max(waitMs, 0) / 1000)
+        : String(retrySeconds);
+    const headers: Record<string, string> = { 'Retry-After': retryAfter };
+    if (!on('remaining-header-missing')) headers['X-RateLimit-Remaining'] = '0';
+    sendJson(res, on('status-503') ? 503 : 429, sent, headers);
+  }
+
+  async function handleChat(req: http.IncomingMessage, res: http.ServerResponse) {
+    const raw = await readBody(req);
+    if (raw === undefined) return sendJson(res, 413, { error: 'Payload Too Large', message: 'Request body too large.' });
+
+    // The limiter runs before the body is looked at, as a middleware would.
+    const id = clientId(req);
+    if (id !== undefined) {
+      const verdict = hit(id);
+      if (!verdict.allowed) return sendLimited(res, verdict.waitMs);
+    }
+
+    let parsed: unknown;
+    if (on('invalid-json-500')) parsed = JSON.parse(raw);
+    else {
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        return sendJson(res, 400, { error: 'Bad Request', message: 'The body is not valid JSON.' });
+      }
+    }
+    if (on('missing-messages-500')) {
+      const { messages } = parsed as ChatRequest;
+      return sendJson(res, 200, { reply: `Received ${messages.map((m) => m.role).length} message(s).` });
+    }
+    if (!isChatRequest(parsed)) {
+      return sendJson(res, 400, {
+        error: 'Bad Request',
+        message: 'The body must be an object with messages, an array of objects with string role and content.',
+      });
+    }
+    sendJson(res, 200, { reply: `Received ${parsed.messages.length} message(s).` });
+  }
+
+  const router = Router({
+    defaultRoute: (_req, res) => sendJson(res, 404, { error: 'Not Found', message: 'No such route.' }),
+  });
+  router.on('POST', '/api/chat', (req, res) => {
+    handleChat(req, res).catch(() => {
+      if (!res.headersSent) sendJson(res, 500, { error: 'Internal Server Error', message: 'Unexpected error.' });
+      else res.destroy();
+    });
+  });
+
+  const server = http.createServer((req, res) => router.lookup(req, res));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  // Housekeeping only: answers never depend on it because each request prunes first.
+  const timer = setInterval(cleanup, options.reference.cleanupIntervalMs ?? 60_000);
+  timer.unref();
+
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        clearInterval(timer);
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function headerValue(req: http.IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function isChatRequest(value: unknown): value is ChatRequest {
+  if (typeof value !== 'object' || value === null || !('messages' in value) || !Array.isArray(value.messages)) return false;
+  return value.messages.every(
+    (m: unknown) =>
+      typeof m === 'object' && m !== null && 'role' in m && typeof m.role === 'string' && 'content' in m && typeof m.content === 'string',
+  );
+}
+
+/** Resolves to the body as text, or undefined when it exceeds MAX_BODY_BYTES. */
+function readBody(req: http.IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}

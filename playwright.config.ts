@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { runSeed } from './harness/options.ts';
+import { REPORTS_DIR } from './harness/paths.ts';
+import { loadProfile } from './harness/profile/load.ts';
+import { drawReferenceCredentials, interfacesInScope } from './harness/targets.ts';
+
+// The runner evaluates this file first and its workers inherit its environment: the seed and the reference's
+// credentials are settled here once, so that every worker sees the same.
+const profile = loadProfile();
+const scope = interfacesInScope(profile);
+runSeed();
+drawReferenceCredentials(profile, scope);
+
+export default defineConfig<{}, { interfaceName: string }>({
+  testDir: 'suites',
+  globalSetup: './harness/global-setup.ts',
+  fullyParallel: true,
+  // A retry would resend counted requests (rate limits) and hide a deviation that shows once: never retry.
+  retries: 0,
+  workers: process.env.HARNESS_WORKERS ? Number(process.env.HARNESS_WORKERS) : 2,
+  timeout: 120_000,
+  forbidOnly: Boolean(process.env.CI),
+  outputDir: path.join(REPORTS_DIR, 'test-results'),
+  reporter: [
+    [process.env.HARNESS_QUIET ? 'dot' : 'list'],
+    ['html', { outputFolder: path.join(REPORTS_DIR, 'playwright'), open: 'never' }],
+    ['junit', { outputFile: path.join(REPORTS_DIR, 'junit.xml') }],
+    ['./harness/reporter/conformance-reporter.ts'],
+  ],
+  use: { trace: 'off' },
+  projects: scope.map((name) => ({ name, testDir: path.join('suites', name), use: { interfaceName: name } })),
+});

@@ -18,8 +18,8 @@ export function genericRequirements(prefix: string, operations: Operation[], sch
     {
       id: `${prefix}-GEN-REFUSAL-STATUS`,
       level: 'should',
-      text: 'A refused request gets the status the document gives for its condition, otherwise some 4xx.',
-      source: 'Harness rule: refusals of client mistakes are 4xx.',
+      text: 'A body the schema certainly refuses gets a documented 4xx where the spec documents a 400; otherwise bad input is accepted or refused with a 4xx, never redirected.',
+      source: 'Harness rule: refusals of client mistakes are the documented 4xx, else some 4xx.',
       operations: all,
     },
     {

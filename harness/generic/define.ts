@@ -1,0 +1,127 @@
+import type { Reply, RequestSpec } from '../http/client.ts';
+import { test } from '../fixtures.ts';
+import { reqTags } from '../verdicts.ts';
+import { loadSpec } from '../spec/load.ts';
+import type { Operation } from '../spec/types.ts';
+import type { Profile } from '../profile/types.ts';
+import type { Secrets } from '../secrets.ts';
+import { badBodies, validValue } from './bodies.ts';
+
+export interface GenericHooks {
+  /** Headers every request of this interface carries (a fresh client identity, for instance). */
+  baseHeaders?: (ctx: { address: () => string }) => Record<string, string>;
+  /** Headers that carry valid credentials for an operation. */
+  credentials?: (op: Operation, secrets: Secrets) => Record<string, string>;
+  /** Headers with credentials that are wrong (a made-up key), for the auth check. */
+  wrongCredentials?: (op: Operation, secrets: Secrets) => Record<string, string>;
+  /** Whether the profile leaves the operation enabled. */
+  enabled?: (op: Operation, profile: Profile) => boolean;
+  /** Documented statuses that may also answer when the operation is disabled (the document does not order checks). */
+  whenDisabled?: number[];
+}
+
+const OTHER_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
+
+/**
+ * The checks derived from a spec for every operation, as schema-driven testers do: a valid request gets a
+ * documented answer in the documented form; bad input gets a 4xx, never a 5xx; credentials are required where
+ * the spec says so; a method the path does not serve gets its documented answer.
+ */
+export function defineGenericChecks(interfaceName: string, hooks: GenericHooks = {}): void {
+  const spec = loadSpec(interfaceName);
+  const p = spec.prefix;
+  const has = (suffix: string) => spec.requirements.some((r) => r.id === `${p}-GEN-${suffix}`);
+
+  test.describe('generic checks derived from the spec', () => {
+    for (const op of spec.operations) {
+      const base = (ctx: { address: () => string }, secrets: Secrets): Record<string, string> => ({
+        ...(hooks.baseHeaders?.(ctx) ?? {}),
+        ...(hooks.credentials?.(op, secrets) ?? {}),
+      });
+
+      test(`${op.key}: a valid request gets a documented answer in the documented form`, { tag: reqTags(`${p}-GEN-SCHEMA`, `${p}-GEN-CONTENT-TYPE`) }, async ({ api, verify, notApplicable, secrets, identity, writes, profile }) => {
+        const enabled = hooks.enabled?.(op, profile) ?? true;
+        if (op.write && enabled && !writes.allowed) {
+          for (const id of [`${p}-GEN-SCHEMA`, `${p}-GEN-CONTENT-TYPE`]) notApplicable(id, `${op.key} writes (${op.write}) and the profile does not allow writes`);
+          return;
+        }
+        const req: RequestSpec = { method: op.method, path: op.path, headers: base(identity, secrets), label: 'valid request' };
+        if (op.hasRequestBody) req.json = validValue(spec.doc, op.requestSchema);
+        if (op.write && enabled) writes.record(op.key, `${op.write} (generic valid request)`);
+        // The client validated the answer against the spec; here only that the status is one the spec documents.
+        await verify(`${p}-GEN-SCHEMA`, async () => {
+          const r = await api.send(req);
+          if (!(String(r.status) in op.responses)) throw new Error(`status ${r.status} is not documented for ${op.key} (documented: ${Object.keys(op.responses).join(', ')})`);
+        });
+      });
+
+      test(`${op.key}: bad input gets a 4xx, never a 5xx`, { tag: reqTags(`${p}-GEN-NO-5XX`, `${p}-GEN-REFUSAL-STATUS`) }, async ({ api, verify, secrets, identity, writes, profile }) => {
+        const enabled = hooks.enabled?.(op, profile) ?? true;
+        const cases: Array<RequestSpec & { label: string; certainlyRefused?: boolean }> = [];
+        if (op.hasRequestBody) {
+          for (const b of badBodies(spec.doc, op.requestSchema)) {
+            if (op.write && enabled && !writes.allowed && !b.certainlyRefused) continue;
+            cases.push({ method: op.method, path: op.path, body: b.body, headers: { 'content-type': 'application/json', ...base(identity, secrets) }, label: b.label, certainlyRefused: b.certainlyRefused && enabled });
+          }
+          const valid = JSON.stringify(validValue(spec.doc, op.requestSchema));
+          if (!op.write || writes.allowed) cases.push({ method: op.method, path: op.path, body: valid, headers: { 'content-type': 'text/plain', ...base(identity, secrets) }, label: 'JSON sent as text/plain' });
+        }
+        if (!op.write || !enabled || writes.allowed || op.hasRequestBody) {
+          const odd = { method: op.method, path: `${op.path}?%zz=%%&a[b]=1`, headers: { ...base(identity, secrets), 'x-conformance-odd': 'ä\u00ff', accept: 'application/xml' }, label: 'odd query and headers' };
+          if (op.hasRequestBody) Object.assign(odd, { body: '{"broken"', headers: { ...odd.headers, 'content-type': 'application/json' } });
+          cases.push(odd);
+        }
+        const replies: Array<{ c: (typeof cases)[number]; r: Reply }> = [];
+        for (const c of cases) replies.push({ c, r: await api.send(c) });
+        await verify(`${p}-GEN-NO-5XX`, () => {
+          const bad = replies.filter(({ r }) => r.status >= 500);
+          if (bad.length) throw new Error(bad.map(({ c, r }) => `${c.label}: ${r.status}`).join('; '));
+        });
+        await verify(`${p}-GEN-REFUSAL-STATUS`, () => {
+          // Where the spec documents a 400, a body the schema certainly refuses must get a documented 4xx
+          // (another documented refusal may apply first: the documents do not order their checks).
+          const documented4xx = Object.keys(op.responses).map(Number).filter((s) => s >= 400 && s < 500);
+          const wrong = replies.filter(({ c, r }) => {
+            if (r.status >= 500) return false; // judged by GEN-NO-5XX
+            if (c.certainlyRefused && documented4xx.includes(400)) return !documented4xx.includes(r.status);
+            return r.status >= 300 && r.status < 400;
+          });
+          if (wrong.length) throw new Error(wrong.map(({ c, r }) => `${c.label}: ${r.status}`).join('; ') + (documented4xx.includes(400) ? ` (documented: ${documented4xx.join(', ')})` : ''));
+        });
+      });
+
+      if (op.security.length > 0 && has('AUTH') && hooks.credentials) {
+        test(`${op.key}: refused without credentials or with wrong ones`, { tag: reqTags(`${p}-GEN-AUTH`) }, async ({ api, verify, secrets, identity }) => {
+          const statuses: number[] = Object.keys(op.responses).map(Number).filter((s) => s === 401 || s === 403);
+          await verify(`${p}-GEN-AUTH`, async () => {
+            const body = op.hasRequestBody ? { json: validValue(spec.doc, op.requestSchema) } : {};
+            const none = await api.send({ method: op.method, path: op.path, headers: hooks.baseHeaders?.(identity) ?? {}, ...body, label: 'no credentials' });
+            const wrong = await api.send({ method: op.method, path: op.path, headers: { ...(hooks.baseHeaders?.(identity) ?? {}), ...(hooks.wrongCredentials?.(op, secrets) ?? {}) }, ...body, label: 'wrong credentials' });
+            for (const [what, r] of [['without credentials', none], ['with wrong credentials', wrong]] as const) {
+              const ok = statuses.length ? statuses.includes(r.status) : r.status >= 400 && r.status < 500;
+              if (!ok) throw new Error(`${op.key} ${what}: status ${r.status}, expected ${statuses.length ? statuses.join(' or ') : 'a 4xx'}`);
+            }
+          });
+        });
+      }
+
+      if (op.wrongMethod && has('WRONG-METHOD')) {
+        const served = spec.operations.filter((o) => o.path === op.path).map((o) => o.method);
+        // One test per path, from its first operation.
+        if (spec.operations.find((o) => o.path === op.path) !== op) continue;
+        test(`${op.path}: a method it does not serve gets the documented answer`, { tag: reqTags(`${p}-GEN-WRONG-METHOD`) }, async ({ api, verify, secrets, identity, profile }) => {
+          const wm = op.wrongMethod!;
+          const enabled = hooks.enabled?.(op, profile) ?? true;
+          const acceptable = new Set([wm.status, ...(enabled ? [] : hooks.whenDisabled ?? [])]);
+          await verify(`${p}-GEN-WRONG-METHOD`, async () => {
+            for (const method of OTHER_METHODS.filter((m) => !served.includes(m))) {
+              const r = await api.send({ method, path: op.path, headers: base(identity, secrets), label: `${method} on ${op.path}` });
+              if (!acceptable.has(r.status)) throw new Error(`${method} ${op.path}: status ${r.status}, documented ${wm.status}`);
+              if (r.status === wm.status && wm.error && r.json?.error !== wm.error) throw new Error(`${method} ${op.path}: error ${JSON.stringify(r.json?.error)}, documented ${wm.error}`);
+            }
+          });
+        });
+      }
+    }
+  });
+}

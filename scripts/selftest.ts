@@ -1,0 +1,141 @@
+/**
+ * npm run selftest: proves the suites against the embedded reference.
+ *  - every valid configuration (targets/reference*.yaml) must pass, shoulds included (--strict);
+ *  - every seeded fault must make the run fail, and the failed requirements must include those the fault names.
+ * One run per fault, limited to the tests tagged with the fault's requirements, at a fixed seed, a few at a time.
+ * Ends with the browser check of one fault run's conformance report.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { references, type Fault } from '../mocks/registry.ts';
+import { ROOT } from '../harness/paths.ts';
+import type { RunSummary } from '../harness/reporter/summary.ts';
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' }, // a substring of run names, to iterate on a few
+    seed: { type: 'string', default: '20261123' },
+    jobs: { type: 'string', default: String(Math.max(2, os.availableParallelism())) },
+    'no-browser': { type: 'boolean' },
+  },
+});
+const SELFTEST_DIR = path.join(ROOT, 'reports', 'selftest');
+
+interface Run {
+  name: string;
+  args: string[];
+  judge: (code: number, summary: RunSummary | undefined) => string | undefined;
+}
+
+const failedIds = (s: RunSummary) => s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed').map((r) => r.id));
+
+const validConfigurations: Array<{ profile: string; interfaces?: string }> = [
+  { profile: 'reference.yaml' },
+  { profile: 'reference-players-disabled.yaml' },
+  { profile: 'reference-small-max-list.yaml' },
+  { profile: 'reference-short-window.yaml' },
+];
+
+const runs: Run[] = [];
+for (const v of validConfigurations) {
+  runs.push({
+    name: `valid ${v.profile}`,
+    args: ['--target', path.join('targets', v.profile), '--strict'],
+    judge: (code, s) => {
+      if (!s) return `no summary (exit ${code})`;
+      const failed = failedIds(s);
+      if (code !== 0 || failed.length || s.brokenTests.length) {
+        return `expected a clean pass, got exit ${code}; failed: ${failed.join(', ') || 'none'}${s.brokenTests.length ? `; broken: ${s.brokenTests.map((b) => b.test).join('; ')}` : ''}`;
+      }
+      return undefined;
+    },
+  });
+}
+for (const [interfaceName, deployment] of Object.entries(references)) {
+  for (const fault of deployment.faults) runs.push(faultRun(interfaceName, fault));
+}
+
+function faultRun(interfaceName: string, fault: Fault): Run {
+  const tags = [...new Set(fault.violates)].map((id) => `@${id}(?![A-Z0-9-])`).join('|');
+  return {
+    name: `fault ${interfaceName}:${fault.name}`,
+    args: ['--target', path.join('targets', fault.profile ?? 'reference.yaml'), '--interfaces', interfaceName, '--fault', `${interfaceName}:${fault.name}`, '--grep', tags, '--strict'],
+    judge: (code, s) => {
+      if (!s) return `no summary (exit ${code})`;
+      const failed = new Set(failedIds(s));
+      const missed = fault.violates.filter((id) => !failed.has(id));
+      if (missed.length) return `survived: ${missed.join(', ')} did not fail (failed: ${[...failed].join(', ') || 'none'}; exit ${code})`;
+      if (code !== 1) return `the run should exit 1, exited ${code}`;
+      return undefined;
+    },
+  };
+}
+
+const selected = runs.filter((r) => !values.only || r.name.includes(values.only));
+rmSync(SELFTEST_DIR, { recursive: true, force: true });
+mkdirSync(SELFTEST_DIR, { recursive: true });
+
+function dirOf(run: Run): string {
+  return path.join(SELFTEST_DIR, run.name.replace(/[^A-Za-z0-9.-]+/g, '_'));
+}
+
+async function execute(run: Run): Promise<{ run: Run; problem?: string; ms: number; output: string }> {
+  const started = Date.now();
+  const reportDir = dirOf(run);
+  const args = [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), ...run.args, '--seed', values.seed!, '--quiet'];
+  let output = '';
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('exit', (c) => resolve(c ?? 2));
+  });
+  const file = path.join(reportDir, 'summary.json');
+  const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunSummary) : undefined;
+  return { run, problem: run.judge(code, summary), ms: Date.now() - started, output };
+}
+
+const started = Date.now();
+const results: Awaited<ReturnType<typeof execute>>[] = [];
+const queue = [...selected];
+await Promise.all(
+  Array.from({ length: Number(values.jobs) }, async () => {
+    for (let run = queue.shift(); run; run = queue.shift()) {
+      const r = await execute(run);
+      results.push(r);
+      console.log(`${r.problem ? 'FAIL' : 'ok  '} ${r.run.name} (${(r.ms / 1000).toFixed(1)} s)${r.problem ? `\n     ${r.problem}` : ''}`);
+      if (r.problem && process.env.SELFTEST_VERBOSE) console.log(r.output);
+    }
+  }),
+);
+
+let browserProblem: string | undefined;
+const sample = results.find((r) => r.run.name.startsWith('fault') && !r.problem);
+if (!values['no-browser'] && sample) {
+  browserProblem = await browserCheck(path.join(dirOf(sample.run), 'conformance', 'index.html'));
+  console.log(`${browserProblem ? 'FAIL' : 'ok  '} browser check of the conformance report (${sample.run.name})${browserProblem ? `\n     ${browserProblem}` : ''}`);
+}
+
+async function browserCheck(html: string): Promise<string | undefined> {
+  let output = '';
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', path.join(ROOT, 'playwright.report.config.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, HARNESS_REPORT_HTML: html },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('exit', (c) => resolve(c ?? 2));
+  });
+  return code === 0 ? undefined : `exit ${code}\n${output.split('\n').slice(-30).join('\n')}`;
+}
+
+const failed = results.filter((r) => r.problem).length + (browserProblem ? 1 : 0);
+const passed = results.length - results.filter((r) => r.problem).length + (sample && !values['no-browser'] && !browserProblem ? 1 : 0);
+console.log(`\nself-test: ${selected.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -62,17 +62,26 @@ export class Secrets {
     return this.sensitiveHeaders.has(name.toLowerCase());
   }
 
-  /** Replaces every registered secret (longest first, so a prefix never hides the rest of a key) in a text. */
+  /**
+   * Replaces every registered secret (longest first, so a prefix never hides the rest of a key) in a text.
+   * Replacements go through private-use markers first, so that a short secret (a two-letter prefix) never
+   * matches inside a token an earlier replacement wrote.
+   */
   redact(text: string): string {
+    const tokens: string[] = [];
+    const mark = (replacement: string) => {
+      tokens.push(replacement);
+      return `\uE000${String.fromCharCode(0xe100 + tokens.length - 1)}\uE001`;
+    };
     let out = text;
     for (const { value, replacement } of this.known) {
-      if (out.includes(value)) out = out.split(value).join(replacement);
+      if (out.includes(value)) out = out.split(value).join(mark(replacement));
     }
     // Values differing from a key only in letter case are derived from it too.
     for (const [name, value] of this.values) {
-      if (value.length >= 6) out = out.replace(new RegExp(escapeRegExp(value), 'gi'), token(name, 'exact').replace('}}', '|anycase}}'));
+      if (value.length >= 6) out = out.replace(new RegExp(escapeRegExp(value), 'gi'), () => mark(`{{secret:${name}|anycase}}`));
     }
-    return out;
+    return tokens.length ? out.replace(/\uE000([\uE100-\uF8FF])\uE001/g, (_m, c: string) => tokens[c.charCodeAt(0) - 0xe100]) : out;
   }
 
   /** Registers a value the harness made up (a deliberately wrong key) as safe to show in sensitive headers. */

@@ -29,15 +29,21 @@ export interface BadBody {
   certainlyRefused: boolean;
 }
 
-/** Bodies a schema refuses: broken JSON, the wrong JSON type, required members absent or of the wrong type. */
-export function badBodies(doc: unknown, rawSchema: unknown): BadBody[] {
+/**
+ * Bodies a schema refuses: broken JSON, the wrong JSON type, required members absent or of the wrong type.
+ * `certainlyRefused` only where the schema itself rules the body out, since such bodies are sent even where
+ * the profile forbids writes.
+ */
+export function badBodies(doc: unknown, rawSchema: unknown, bodyRequired = true): BadBody[] {
   const schema = deref<any>(doc, rawSchema) ?? {};
+  const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  const onlyObject = types.length > 0 ? types.every((t) => t === 'object') : Boolean(schema.properties);
   const out: BadBody[] = [
     { label: 'not JSON', body: '{"broken": ', certainlyRefused: true },
-    { label: 'empty body', body: '', certainlyRefused: true },
-    { label: 'JSON null', body: 'null', certainlyRefused: true },
-    { label: 'JSON array', body: '[]', certainlyRefused: true },
-    { label: 'JSON number', body: '42', certainlyRefused: true },
+    { label: 'empty body', body: '', certainlyRefused: bodyRequired },
+    { label: 'JSON null', body: 'null', certainlyRefused: onlyObject },
+    { label: 'JSON array', body: '[]', certainlyRefused: onlyObject },
+    { label: 'JSON number', body: '42', certainlyRefused: onlyObject },
   ];
   const required: string[] = schema.required ?? [];
   if (required.length) out.push({ label: 'required members absent', body: '{}', certainlyRefused: true });

@@ -59,7 +59,7 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
         const enabled = hooks.enabled?.(op, profile) ?? true;
         const cases: Array<RequestSpec & { label: string; certainlyRefused?: boolean }> = [];
         if (op.hasRequestBody) {
-          for (const b of badBodies(spec.doc, op.requestSchema)) {
+          for (const b of badBodies(spec.doc, op.requestSchema, op.requestBodyRequired)) {
             if (op.write && enabled && !writes.allowed && !b.certainlyRefused) continue;
             cases.push({ method: op.method, path: op.path, body: b.body, headers: { 'content-type': 'application/json', ...base(identity, secrets) }, label: b.label, certainlyRefused: b.certainlyRefused && enabled });
           }

@@ -127,7 +127,7 @@ export default class ConformanceReporter implements Reporter {
           if (e.evidence?.exchanges.length) {
             cassette = path.join('cassettes', target.interfaceName, `${req.id}-${++cassetteNo}.json`);
             mkdirSync(path.dirname(path.join(REPORTS_DIR, cassette)), { recursive: true });
-            const body = { interface: target.interfaceName, requirement: req.id, test: e.test, replay, exchanges: e.evidence.exchanges };
+            const body = { interface: target.interfaceName, requirement: req.id, test: e.test, fault: target.fault, replay, exchanges: e.evidence.exchanges };
             writeFileSync(path.join(REPORTS_DIR, cassette), secrets.redact(JSON.stringify(body, null, 2)));
           }
           return { test: e.test, message: secrets.redact(e.verdict.message ?? ''), evidence: e.evidence, replay, cassette };

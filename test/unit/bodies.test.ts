@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { badBodies, validValue } from '../../harness/generic/bodies.ts';
+import { loadSpec } from '../../harness/spec/load.ts';
+import { makeAjv } from '../../harness/validation/ajv.ts';
+
+const ajv = makeAjv();
+
+/**
+ * Compiles a schema of a spec with the spec's components beside it, so that its local references
+ * ("#/components/schemas/X") resolve as they do in the spec.
+ */
+function validator(doc: any, schema: unknown) {
+  return ajv.compile({ components: doc.components ?? {}, allOf: [schema] });
+}
+
+/** A body string as a server that follows the schema sees it: JSON that validates, or refused. */
+function accepted(check: ReturnType<typeof validator>, body: string): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  return check(value) as boolean;
+}
+
+const withBodies = ['game-bridge', 'chat'].map((name) => loadSpec(name)).flatMap((spec) => spec.operations.filter((op) => op.requestSchema).map((op) => ({ spec, op })));
+
+test('the specs have request schemas to derive bodies from', () => {
+  const keys = withBodies.map(({ op }) => op.key);
+  for (const key of ['POST /api/chat', 'POST /v2/log']) assert.ok(keys.includes(key), key);
+});
+
+for (const { spec, op } of withBodies) {
+  test(`${spec.name} ${op.key}: validValue validates against the request schema`, () => {
+    const check = validator(spec.doc, op.requestSchema);
+    const value = validValue(spec.doc, op.requestSchema);
+    assert.equal(check(value), true, `${JSON.stringify(value)}: ${ajv.errorsText(check.errors)}`);
+    assert.equal(accepted(check, JSON.stringify(value)), true);
+  });
+
+  test(`${spec.name} ${op.key}: bodies marked certainlyRefused do not validate`, () => {
+    const check = validator(spec.doc, op.requestSchema);
+    const bad = badBodies(spec.doc, op.requestSchema);
+    const refused = bad.filter((b) => b.certainlyRefused);
+    assert.ok(refused.length >= 5, 'broken JSON, empty, null, array, number at least');
+    for (const b of refused) assert.equal(accepted(check, b.body), false, `${b.label}: ${b.body}`);
+    // The wrong-type bodies are not certainly refused (a server may coerce), but the schema does refuse them.
+    const wrongType = bad.filter((b) => !b.certainlyRefused);
+    assert.ok(wrongType.length > 0);
+    for (const b of wrongType) assert.equal(accepted(check, b.body), false, `${b.label}: ${b.body}`);
+    assert.equal(new Set(bad.map((b) => b.label)).size, bad.length, 'labels are unique');
+  });
+}
+
+test('validValue prefers example, then const, enum and default; builds required members only', () => {
+  const doc = { components: { schemas: { Item: { type: 'object', required: ['n'], properties: { n: { type: 'integer', minimum: 3 }, extra: { type: 'string' } } } } } };
+  assert.equal(validValue(doc, { type: 'string', example: 'ex', enum: ['a'] }), 'ex');
+  assert.equal(validValue(doc, { type: 'string', examples: ['first', 'second'] }), 'first');
+  assert.equal(validValue(doc, { const: 7 }), 7);
+  assert.equal(validValue(doc, { enum: ['b', 'c'] }), 'b');
+  assert.equal(validValue(doc, { type: 'integer', default: 4 }), 4);
+  assert.deepEqual(validValue(doc, { $ref: '#/components/schemas/Item' }), { n: 3 });
+  assert.deepEqual(validValue(doc, { type: 'array', items: { $ref: '#/components/schemas/Item' } }), [{ n: 3 }]);
+  assert.equal(validValue(doc, { type: ['boolean', 'null'] }), true);
+  const schemas = [
+    { $ref: '#/components/schemas/Item' },
+    { type: 'object', required: ['a', 'b'], properties: { a: { type: 'number' }, b: { type: 'array', items: { type: 'boolean' } } } },
+    { type: 'null' },
+  ];
+  for (const s of schemas) assert.equal(validator(doc, s)(validValue(doc, s)), true, JSON.stringify(s));
+});
+
+test('badBodies lists no "required members absent" when nothing is required', () => {
+  const labels = badBodies({}, { type: 'object', properties: { a: { type: 'string' } } }).map((b) => b.label);
+  assert.ok(!labels.includes('required members absent'));
+  assert.ok(!labels.some((l) => l.endsWith('of the wrong type')));
+});
+
+// certainlyRefused bodies are sent even where the profile forbids writes: for a request schema that is an array
+// (a batch of events, say) or admits null, `[]` and `null` are valid requests, so they must not be marked refused.
+test('certainlyRefused bodies do not validate for array or nullable request schemas', () => {
+  for (const schema of [{ type: 'array', items: { type: 'object' } }, { type: ['object', 'null'] }]) {
+    const check = validator({}, schema);
+    for (const b of badBodies({}, schema).filter((b) => b.certainlyRefused)) {
+      assert.equal(accepted(check, b.body), false, `${JSON.stringify(schema)} ${b.label}: ${b.body}`);
+    }
+  }
+});

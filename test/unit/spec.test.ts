@@ -1,0 +1,123 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { deref, loadSpec, matchOperation, requirementById } from '../../harness/spec/load.ts';
+import { ROOT } from '../../harness/paths.ts';
+
+// The documents live next to the repository (../shared/seeds), in CI as here.
+const SEEDS = path.resolve(ROOT, '..', 'shared', 'seeds');
+const ID = /^[CE]-[A-Z0-9-]+$/;
+const normalise = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+// The two interfaces of this document (others, with other prefixes, get their own checks when they arrive).
+const specs = ['game-bridge', 'chat'].map((name) => loadSpec(name));
+
+test('both specs load, with their prefix, document and operations', () => {
+  assert.deepEqual(
+    specs.map((s) => [s.name, s.prefix, s.document]),
+    [
+      ['game-bridge', 'C', '002_e31f548efc8ec0bb.txt'],
+      ['chat', 'E', '002_e31f548efc8ec0bb.txt'],
+    ],
+  );
+  for (const s of specs) {
+    assert.ok(s.operations.length > 0, s.name);
+    assert.match(s.sha256, /^[0-9a-f]{64}$/);
+    assert.equal(loadSpec(s.name), s, 'loaded once per process');
+  }
+});
+
+test('requirement ids are unique, match the id pattern and carry the spec prefix', () => {
+  const seen = new Set<string>();
+  for (const s of specs) {
+    for (const r of s.requirements) {
+      assert.match(r.id, ID);
+      assert.ok(r.id.startsWith(`${s.prefix}-`), `${r.id} in ${s.name}`);
+      assert.ok(!seen.has(r.id), `duplicate id ${r.id}`);
+      seen.add(r.id);
+    }
+    for (const n of s.notShown) {
+      assert.match(n.id, ID);
+      assert.ok(!seen.has(n.id), `not-shown id ${n.id} clashes`);
+      seen.add(n.id);
+    }
+  }
+});
+
+test('every requirement has a level, a text and a source; listed operations exist', () => {
+  for (const s of specs) {
+    const keys = new Set(s.operations.map((o) => o.key));
+    for (const r of s.requirements) {
+      assert.ok(['must', 'should', 'advisory'].includes(r.level), `${r.id} level ${r.level}`);
+      assert.equal(typeof r.text, 'string');
+      assert.ok(r.text.trim().length > 0, `${r.id} text`);
+      assert.equal(typeof r.source, 'string');
+      assert.ok(r.source.trim().length > 0, `${r.id} source`);
+      for (const op of r.operations ?? []) assert.ok(keys.has(op), `${r.id} names unknown operation ${op}`);
+      if (r.observable === false) assert.ok(r.why, `${r.id}: an unobservable requirement says why`);
+    }
+  }
+});
+
+test('every written requirement and not-shown item quotes the document verbatim', () => {
+  for (const s of specs) {
+    const file = path.join(SEEDS, s.document);
+    assert.ok(existsSync(file), `document ${file}`);
+    const text = normalise(readFileSync(file, 'utf8'));
+    for (const r of s.requirements.filter((r) => !r.generic)) {
+      assert.ok(text.includes(normalise(r.source)), `${r.id}: source not in ${s.document}: ${r.source}`);
+    }
+    for (const n of s.notShown) {
+      assert.ok(text.includes(normalise(n.source)), `${n.id}: source not in ${s.document}: ${n.source}`);
+    }
+  }
+});
+
+test('generic requirements are derived from each spec, not written in it', () => {
+  const bridge = loadSpec('game-bridge');
+  const chat = loadSpec('chat');
+  for (const s of specs) {
+    const written = (s.doc['x-requirements'] as Array<{ id: string }>).map((r) => r.id);
+    assert.ok(!written.some((id) => id.includes('-GEN-')), `${s.name} writes no generic requirement`);
+    for (const r of s.requirements.filter((r) => r.id.includes('-GEN-'))) assert.equal(r.generic, true, r.id);
+    for (const id of ['GEN-NO-5XX', 'GEN-REFUSAL-STATUS', 'GEN-CONTENT-TYPE', 'GEN-SCHEMA']) {
+      assert.ok(requirementById(s, `${s.prefix}-${id}`), `${s.prefix}-${id}`);
+    }
+  }
+  // game-bridge has a security scheme and per-path wrong-method answers; chat has neither, but documents headers.
+  assert.ok(requirementById(bridge, 'C-GEN-AUTH'));
+  assert.deepEqual(requirementById(bridge, 'C-GEN-AUTH')?.operations?.slice().sort(), bridge.operations.map((o) => o.key).sort());
+  assert.ok(requirementById(bridge, 'C-GEN-WRONG-METHOD'));
+  assert.equal(requirementById(bridge, 'C-GEN-HEADERS'), undefined);
+  assert.equal(requirementById(chat, 'E-GEN-AUTH'), undefined);
+  assert.equal(requirementById(chat, 'E-GEN-WRONG-METHOD'), undefined);
+  assert.deepEqual(requirementById(chat, 'E-GEN-HEADERS')?.operations, ['POST /api/chat']);
+});
+
+test('operations are flattened with security, switches, bodies and responses', () => {
+  const bridge = loadSpec('game-bridge');
+  const log = bridge.operations.find((o) => o.key === 'POST /v2/log');
+  assert.ok(log);
+  assert.deepEqual(log.security, ['authKey']);
+  assert.equal(log.enabledBy, 'log');
+  assert.ok(log.write);
+  assert.equal(log.requestBodyRequired, true);
+  assert.deepEqual(deref(bridge.doc, log.requestSchema), bridge.doc.components.schemas.LogRequest);
+  assert.equal(log.responses['401'].contentType, 'application/json', 'response $ref resolved');
+  assert.equal(log.wrongMethod?.status, 405);
+
+  const chat = loadSpec('chat');
+  const post = chat.operations.find((o) => o.key === 'POST /api/chat');
+  assert.ok(post);
+  assert.deepEqual(post.security, []);
+  assert.equal(post.responses['200'].contentType, undefined, 'success body not shown');
+  assert.equal(post.responses['429'].headers['retry-after'].required, true, 'header names lowercased');
+});
+
+test('matchOperation finds the operation and tells a known path from an unknown one', () => {
+  const bridge = loadSpec('game-bridge');
+  assert.equal(matchOperation(bridge, 'post', '/v2/log').op?.key, 'POST /v2/log');
+  assert.deepEqual(matchOperation(bridge, 'GET', '/v2/log?x=1'), { op: undefined, pathKnown: true });
+  assert.deepEqual(matchOperation(bridge, 'GET', '/v2/tps'), { op: undefined, pathKnown: false });
+});

@@ -28,12 +28,16 @@ export class Secrets {
   private readonly known: Array<{ value: string; replacement: string }> = [];
   private readonly sensitiveHeaders = new Set(SENSITIVE_HEADERS);
   private readonly shown = new Set<string>();
+  private readonly anyCase = new Map<string, RegExp>();
 
   /** Registers a credential under its profile name. */
   add(name: string, value: string): void {
     if (!value) return;
     this.values.set(name, value);
     this.remember(value, token(name));
+    // Compiled once: redaction runs on every captured exchange.
+    if (value.length >= 6) this.anyCase.set(name, new RegExp(escapeRegExp(value), 'gi'));
+    else this.anyCase.delete(name);
   }
 
   /** Returns a value derived from a credential, registered for redaction before anyone can log it. */
@@ -68,6 +72,8 @@ export class Secrets {
    * matches inside a token an earlier replacement wrote.
    */
   redact(text: string): string {
+    // Most captured text holds no secret: find that out before building anything (this runs on every exchange).
+    if (!this.mentionsSecret(text)) return text;
     const tokens: string[] = [];
     const mark = (replacement: string) => {
       tokens.push(replacement);
@@ -78,10 +84,20 @@ export class Secrets {
       if (out.includes(value)) out = out.split(value).join(mark(replacement));
     }
     // Values differing from a key only in letter case are derived from it too.
-    for (const [name, value] of this.values) {
-      if (value.length >= 6) out = out.replace(new RegExp(escapeRegExp(value), 'gi'), () => mark(`{{secret:${name}|anycase}}`));
+    for (const [name, pattern] of this.anyCase) {
+      pattern.lastIndex = 0;
+      if (pattern.test(out)) out = out.replace(pattern, () => mark(`{{secret:${name}|anycase}}`));
     }
     return tokens.length ? out.replace(/\uE000([\uE100-\uF8FF])\uE001/g, (_m, c: string) => tokens[c.charCodeAt(0) - 0xe100]) : out;
+  }
+
+  private mentionsSecret(text: string): boolean {
+    for (const { value } of this.known) if (text.includes(value)) return true;
+    for (const pattern of this.anyCase.values()) {
+      pattern.lastIndex = 0;
+      if (pattern.test(text)) return true;
+    }
+    return false;
   }
 
   /** Registers a value the harness made up (a deliberately wrong key) as safe to show in sensitive headers. */

@@ -4,6 +4,10 @@ export class Pacer {
 
   constructor(private readonly perSecond: number) {}
 
+  get active(): boolean {
+    return this.perSecond > 0;
+  }
+
   async wait(): Promise<void> {
     if (!(this.perSecond > 0)) return;
     const now = Date.now();

@@ -16,6 +16,8 @@ export interface ResponseToCheck {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body already parsed, when the caller has parsed it (undefined: not JSON, or not parsed yet). */
+  parsed?: { value: unknown };
 }
 
 const ajv = makeAjv();
@@ -93,7 +95,7 @@ export function checkResponse(spec: LoadedSpec, r: ResponseToCheck): ResponsePro
   if (documented.schema) {
     let body: unknown;
     try {
-      body = JSON.parse(r.body);
+      body = r.parsed ? r.parsed.value : JSON.parse(r.body);
     } catch {
       problems.schema.push(`${where}: body is not JSON: ${JSON.stringify(r.body.slice(0, 120))}`);
       return { ...problems, documented: true };

@@ -1,0 +1,141 @@
+/**
+ * npm run bench [-- --seconds N --concurrency N --skip-run]
+ * Prints: the wall time of a whole conformance run against the reference, chat's window floor and how close the
+ * chat suite comes to it; the median time to validate one response; the requests per second of the harness's
+ * client path (capture, redaction, validation) beside bare undici against the same loopback server, in one run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { Agent, request } from 'undici';
+import { Client, closeAgents } from '../harness/http/client.ts';
+import { ROOT } from '../harness/paths.ts';
+import type { RunSummary } from '../harness/reporter/summary.ts';
+import { Secrets } from '../harness/secrets.ts';
+import { loadSpec } from '../harness/spec/load.ts';
+import { checkResponse, precompile } from '../harness/validation/responses.ts';
+
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '8' }, 'skip-run': { type: 'boolean' } },
+});
+const seconds = Number(values.seconds);
+const concurrency = Number(values.concurrency);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// 1. The whole run against the reference, and chat's window floor.
+if (!values['skip-run']) {
+  const reportDir = path.join(ROOT, 'reports', 'bench-run');
+  const t0 = performance.now();
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), '--seed', '1', '--quiet'], {
+      cwd: ROOT,
+      env: { ...process.env, HARNESS_REPORT_DIR: reportDir },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('exit', (c) => resolve(c ?? 2));
+  });
+  const wall = performance.now() - t0;
+  const s = JSON.parse(readFileSync(path.join(reportDir, 'summary.json'), 'utf8')) as RunSummary;
+  console.log(`whole run against the reference (npm run conformance, seed 1): ${(wall / 1000).toFixed(1)} s wall, exit ${code}`);
+  for (const name of ['game-bridge', 'chat']) {
+    const tests = s.timing.filter((t) => t.interfaceName === name);
+    if (!tests.length) continue;
+    const first = Math.min(...tests.map((t) => t.startMs));
+    const last = Math.max(...tests.map((t) => t.startMs + t.durationMs));
+    console.log(`  ${name} suite: ${((last - first) / 1000).toFixed(1)} s from its first test's start to its last test's end (${tests.length} tests)`);
+    if (name === 'chat') {
+      // The floor: what the schedules must sit out by design, spread over the workers at best.
+      const waits = tests.map((t) => t.plannedWaitMs);
+      const workers = new Set(s.timing.map((t) => t.workerIndex)).size || 1;
+      const floor = Math.max(Math.max(...waits), waits.reduce((a, b) => a + b, 0) / Math.min(workers, 2));
+      console.log(`  chat window floor: ${(floor / 1000).toFixed(1)} s (longest single chain ${(Math.max(...waits) / 1000).toFixed(1)} s, ${(waits.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s of planned waits over 2 workers); suite / floor = ${((last - first) / floor).toFixed(2)}`);
+    }
+  }
+}
+
+// 2. Median time to validate one response.
+const bridgeSpec = loadSpec('game-bridge');
+const chatSpec = loadSpec('chat');
+precompile(bridgeSpec);
+precompile(chatSpec);
+const players = JSON.stringify({ ok: true, count: 60, players: Array.from({ length: 50 }, (_, i) => `Player${i}`) });
+const limited = JSON.stringify({ error: 'Too Many Requests', message: 'Has superado el límite de solicitudes.', retryAfter: 2 });
+const samples: number[] = [];
+for (let round = 0; round < 200; round++) {
+  const t = performance.now();
+  for (let i = 0; i < 50; i++) {
+    checkResponse(bridgeSpec, { method: 'GET', path: '/v2/players', status: 200, headers: { 'content-type': 'application/json' }, body: players });
+    checkResponse(chatSpec, { method: 'POST', path: '/api/chat', status: 429, headers: { 'content-type': 'application/json', 'retry-after': '2', 'x-ratelimit-remaining': '0' }, body: limited });
+  }
+  samples.push((performance.now() - t) / 100);
+}
+console.log(`validate one response (parse, find operation, headers, content type, schema): median ${(median(samples) * 1000).toFixed(1)} µs`);
+
+// 3. Requests per second: the harness's client path beside bare undici, same loopback server, same run.
+// The server runs in a process of its own, as a deployment would: in this process it would compete with the
+// client whose cost is being measured.
+const key = 'bench-key-0123456789abcdef';
+const server = await startReferenceProcess('game-bridge', { BRIDGE_AUTH_KEY: key });
+const secrets = new Secrets();
+secrets.add('authKey', key);
+secrets.markSensitiveHeader('X-Auth-Key');
+const captured: unknown[] = [];
+const client = new Client({ interfaceName: 'game-bridge', baseUrl: server.url, spec: bridgeSpec, secrets, timeoutMs: 5000, live: false, requestsPerSecond: 0, onExchange: (e) => void (captured.length < 1000 ? captured.push(e) : (captured.length = 0)) });
+const bare = new Agent({ keepAliveTimeout: 4000 });
+const url = new URL('/v2/players', server.url);
+
+async function rate(label: string, one: () => Promise<void>): Promise<number> {
+  const until = performance.now() + seconds * 1000;
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        await one();
+        n++;
+      }
+    }),
+  );
+  const r = n / seconds;
+  console.log(`  ${label}: ${r.toFixed(0)} requests/s`);
+  return r;
+}
+const bareOne = async () => {
+  const res = await request(url, { method: 'GET', headers: { 'X-Auth-Key': key }, dispatcher: bare });
+  await res.body.text();
+};
+const harnessOne = async () => {
+  await client.send({ method: 'GET', path: '/v2/players', headers: { 'X-Auth-Key': key } });
+};
+console.log(`requests per second against the loopback bridge reference (GET /v2/players, ${concurrency} in flight, ${seconds} s each, alternated):`);
+await rate('warm-up', bareOne);
+const bareRates = [await rate('bare undici', bareOne), 0];
+const harnessRates = [await rate('harness client (capture, redaction, validation)', harnessOne), 0];
+bareRates[1] = await rate('bare undici', bareOne);
+harnessRates[1] = await rate('harness client (capture, redaction, validation)', harnessOne);
+const b = (bareRates[0] + bareRates[1]) / 2;
+const h = (harnessRates[0] + harnessRates[1]) / 2;
+console.log(`harness client / bare undici = ${(h / b).toFixed(2)} (means of two alternated rounds: ${h.toFixed(0)} vs ${b.toFixed(0)} requests/s)`);
+server.stop();
+await bare.close();
+await closeAgents();
+
+async function startReferenceProcess(name: string, env: Record<string, string>): Promise<{ url: string; stop(): void }> {
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'reference.ts'), name], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (c) => reject(new Error(`reference exited ${c}: ${out}`)));
+  });
+  child.stdout!.resume();
+  return { url, stop: () => void child.kill('SIGTERM') };
+}

@@ -1,0 +1,46 @@
+import { test, reqTags } from '../../harness/fixtures.ts';
+import { judge, matrixScope, prepare, requirementsOf, send } from './bridge.ts';
+import { requestCase, tableRows } from './cases.ts';
+import { writesLogLine } from './model.ts';
+
+/** Every requirement the two tests below may give a verdict on (the profile decides which apply). */
+const MATRIX = reqTags(
+  'C-AUTH-401', 'C-AUTH-401-BODY', 'C-AUTH-KEY-EXACT', 'C-AUTH-HEADER-CASE', 'C-METHOD-405', 'C-ERROR-BODY', 'C-DISABLED-403',
+  'C-STATUS-200', 'C-PLAYERS-200', 'C-INFO-BRIDGE',
+  'C-LOG-200', 'C-LOG-400-MISSING', 'C-LOG-400-ONLY-ABSENT', 'C-LOG-NOT-JSON', 'C-LOG-CONTENT-TYPE-OPTIONAL', 'C-LOG-LEVEL-OPTIONAL', 'C-LOG-LEVEL-ANY',
+  'C-GEN-SCHEMA', 'C-GEN-CONTENT-TYPE',
+);
+
+test('error-code matrix, property: method, path, key, header-name spelling, body, switch', { tag: MATRIX }, async ({ api, secrets, profile, writes, property, notApplicable }) => {
+  const settings = profile.interfaces['game-bridge']!.settings;
+  const scope = matrixScope(settings, writes.allowed);
+  for (const [id, why] of scope.notApplicable) notApplicable(id, why);
+  await property({
+    id: 'game-bridge-matrix',
+    requirements: scope.judged,
+    // Without writes, cases a conforming bridge would answer with a console line are not drawn at all.
+    arbitrary: writes.allowed ? requestCase : requestCase.filter((c) => !writesLogLine(prepare(c, secrets, settings).model)),
+    check: async (c, skip) => {
+      const p = prepare(c, secrets, settings);
+      judge(p.model, await send(api, writes, c, p), (id) => skip.has(id));
+    },
+    runs: 150,
+  });
+});
+
+// The property draws its cases at random; this sends every row of the tables once, so that no row depends on the seed.
+test('error-code matrix, table rows: each row once', { tag: MATRIX }, async ({ api, secrets, profile, writes, verify, notApplicable }) => {
+  const settings = profile.interfaces['game-bridge']!.settings;
+  const scope = matrixScope(settings, writes.allowed);
+  for (const [id, why] of scope.notApplicable) notApplicable(id, why);
+  const rows = tableRows()
+    .map((c) => ({ c, p: prepare(c, secrets, settings) }))
+    .filter(({ p }) => writes.allowed || !writesLogLine(p.model));
+  for (const id of scope.judged) {
+    await verify(id, async () => {
+      for (const { c, p } of rows) {
+        if (requirementsOf(p.model).includes(id)) judge(p.model, await send(api, writes, c, p), (other) => other !== id);
+      }
+    });
+  }
+});

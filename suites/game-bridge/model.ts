@@ -1,0 +1,113 @@
+/**
+ * An executable reading of Interface C (document 002, sections "Endpoints" and "Errors"): for one request case, the
+ * answers the document allows and the requirement of specs/game-bridge.yaml each answer belongs to.
+ * Independent of the reference server (mocks/): written from the document's tables only.
+ */
+
+/** | Method | Path | ... | of the endpoint table, with the config switch of each row (v2-endpoints.*). */
+export const ENDPOINTS = {
+  '/v2/log': { method: 'POST', switch: 'log', success: 'C-LOG-200' },
+  '/v2/status': { method: 'GET', switch: 'status', success: 'C-STATUS-200' },
+  '/v2/players': { method: 'GET', switch: 'players', success: 'C-PLAYERS-200' },
+  '/v2/info': { method: 'GET', switch: 'info', success: 'C-INFO-BRIDGE' },
+} as const;
+
+export type BridgePath = keyof typeof ENDPOINTS;
+export const PATHS = Object.keys(ENDPOINTS) as BridgePath[];
+/** HEAD and OPTIONS are left out: HEAD answers carry no body to read, OPTIONS is often answered by CORS layers. */
+export const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+/** The header name the document writes; HTTP field names are case-insensitive, so any spelling must do. */
+export const KEY_HEADER = 'X-Auth-Key';
+
+/** What the X-Auth-Key header carries: only 'right' is the configured key (auth.key, compared exactly). */
+export type KeyKind = 'right' | 'missing' | 'wrong' | 'case-swapped' | 'prefix' | 'empty' | 'appended';
+
+/** The body of a request, by what the log table and the 400 row make of it. */
+export type BodyKind =
+  | 'absent'
+  | 'not-json'
+  | 'not-object' // JSON, but not an object: it has no field message either
+  | 'no-message'
+  | 'empty-message'
+  | 'message' // with one of the common levels info, warn, error, debug
+  | 'message-no-level'
+  | 'message-any-level' // any other level, or a common one in other capitals
+  | 'message-no-content-type'; // a valid body without Content-Type (only "recommended")
+
+export interface ModelCase {
+  method: string;
+  path: BridgePath;
+  key: KeyKind;
+  /** The spelling of the key header's name; irrelevant when the key is missing. */
+  headerName: string;
+  body: BodyKind;
+  /** v2-endpoints.<switch> of the target (the profile's settings.endpoints). */
+  enabled: boolean;
+}
+
+export interface Outcome {
+  status: number;
+  ok: boolean;
+  error?: string;
+  /** Asserted only where the error table gives the text. */
+  message?: string;
+  /** The requirement this answer belongs to. */
+  requirement: string;
+  /** The requirement of the message text, when it is not `requirement`. */
+  textRequirement?: string;
+}
+
+const success = (requirement: string): Outcome => ({ status: 200, ok: true, requirement });
+
+/** | 400 | bad_request | Missing field: message | /v2/log body missing or without field message | */
+const missingField = (requirement: string): Outcome => ({ status: 400, ok: false, error: 'bad_request', message: 'Missing field: message', requirement });
+
+/** The log request table: message required (an empty string is present), level optional and any value. */
+const LOG_BODY: Record<BodyKind, Outcome> = {
+  absent: missingField('C-LOG-400-MISSING'),
+  'no-message': missingField('C-LOG-400-MISSING'),
+  'not-json': missingField('C-LOG-NOT-JSON'),
+  'not-object': missingField('C-LOG-NOT-JSON'),
+  'empty-message': success('C-LOG-400-ONLY-ABSENT'),
+  message: success('C-LOG-200'),
+  'message-no-level': success('C-LOG-LEVEL-OPTIONAL'),
+  'message-any-level': success('C-LOG-LEVEL-ANY'),
+  'message-no-content-type': success('C-LOG-CONTENT-TYPE-OPTIONAL'),
+};
+
+/** The answers the document allows for one request case. */
+export function acceptable(c: ModelCase): Outcome[] {
+  const endpoint = ENDPOINTS[c.path];
+  const isLog = c.path === '/v2/log';
+  const refusals: Outcome[] = [];
+  if (c.key !== 'right') {
+    // "A missing or wrong key gives 401"; a key that is merely close to the right one is wrong (auth.key, exact).
+    const requirement = c.key === 'missing' || c.key === 'wrong' ? 'C-AUTH-401' : 'C-AUTH-KEY-EXACT';
+    refusals.push({ status: 401, ok: false, error: 'unauthorized', message: 'Invalid X-Auth-Key', requirement, textRequirement: 'C-AUTH-401-BODY' });
+  }
+  if (c.method !== endpoint.method) {
+    refusals.push({ status: 405, ok: false, error: 'method_not_allowed', message: isLog ? 'Use POST' : undefined, requirement: 'C-METHOD-405' });
+  }
+  if (!c.enabled) {
+    refusals.push({ status: 403, ok: false, error: 'forbidden', message: isLog ? 'v2 log disabled' : undefined, requirement: 'C-DISABLED-403' });
+  }
+  // The document does not order these three checks: when several apply, the answer of any one of them is right.
+  if (refusals.length > 0) return refusals;
+  // Reading: the body is judged by the handler, so only once the request is let through (see the report).
+  return isLog ? [LOG_BODY[c.body]] : [success(endpoint.success)];
+}
+
+/**
+ * The requirements an answer outside `acceptable(c)` may break, most likely first. A 401 to the right key sent under
+ * another spelling of the header name means the name was matched case-sensitively.
+ */
+export function blame(c: ModelCase, status: number): string[] {
+  if (status === 401 && c.key === 'right' && c.headerName !== KEY_HEADER) return ['C-AUTH-HEADER-CASE'];
+  return acceptable(c).map((o) => o.requirement);
+}
+
+/** A request that a conforming bridge answers by writing a console line. */
+export function writesLogLine(c: ModelCase): boolean {
+  return c.path === '/v2/log' && acceptable(c).some((o) => o.status === 200);
+}

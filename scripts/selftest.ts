@@ -69,6 +69,9 @@ function faultRun(interfaceName: string, fault: Fault): Run {
       const missed = fault.violates.filter((id) => !failed.has(id));
       if (missed.length) return `survived: ${missed.join(', ')} did not fail (failed: ${[...failed].join(', ') || 'none'}; exit ${code})`;
       if (code !== 1) return `the run should exit 1, exited ${code}`;
+      const expected = new Set([...fault.violates, ...(fault.collateral ?? [])]);
+      const extra = [...failed].filter((id) => !expected.has(id));
+      if (extra.length) console.log(`note ${interfaceName}:${fault.name} also failed ${extra.join(', ')} (not in its catalogue entry)`);
       return undefined;
     },
   };

@@ -115,7 +115,9 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
           const acceptable = new Set([wm.status, ...(enabled ? [] : hooks.whenDisabled ?? [])]);
           await verify(`${p}-GEN-WRONG-METHOD`, async () => {
             for (const method of OTHER_METHODS.filter((m) => !served.includes(m))) {
-              const r = await api.send({ method, path: op.path, headers: base(identity, secrets), label: `${method} on ${op.path}` });
+              // With the operation's valid body, so that the method is the only thing wrong with the request.
+              const body = op.hasRequestBody ? { json: validValue(spec.doc, op.requestSchema) } : {};
+              const r = await api.send({ method, path: op.path, headers: base(identity, secrets), ...body, label: `${method} on ${op.path}` });
               if (!acceptable.has(r.status)) throw new Error(`${method} ${op.path}: status ${r.status}, documented ${wm.status}`);
               if (r.status === wm.status && wm.error && r.json?.error !== wm.error) throw new Error(`${method} ${op.path}: error ${JSON.stringify(r.json?.error)}, documented ${wm.error}`);
             }

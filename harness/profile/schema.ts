@@ -17,6 +17,7 @@ const bridge = {
         game: { type: 'string' },
         version: { type: 'string' },
         checkOrder: { type: 'array', items: { enum: ['auth', 'method', 'enabled'] }, minItems: 3, maxItems: 3, uniqueItems: true },
+        bodyFirst: { type: 'boolean' },
       },
     },
     credentials: { type: 'object', additionalProperties: false, required: ['authKey'], properties: { authKey: envName } },

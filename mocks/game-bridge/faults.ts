@@ -59,13 +59,13 @@ export const faults: Fault[] = [
     name: 'log-202-accepted',
     description: 'Answers a written log line with 202 Accepted instead of 200.',
     violates: ['C-LOG-200'],
-    collateral: except(logSuccessChecks, 'C-LOG-200'),
+    collateral: [...except(logSuccessChecks, 'C-LOG-200'), 'C-GEN-SCHEMA'],
   },
   {
     name: 'log-missing-message-accepted',
     description: 'Defaults a missing message to the empty string and answers 200 instead of 400.',
     violates: ['C-LOG-400-MISSING'],
-    collateral: ['C-LOG-NOT-JSON'],
+    collateral: ['C-LOG-NOT-JSON', 'C-GEN-REFUSAL-STATUS'],
   },
   {
     name: 'log-empty-message-refused',
@@ -112,7 +112,7 @@ export const faults: Fault[] = [
     name: 'disabled-404',
     description: 'A switched-off endpoint is not registered at all, so it answers 404 instead of 403.',
     violates: ['C-DISABLED-403'],
-    collateral: ['C-GEN-REFUSAL-STATUS'],
+    collateral: ['C-GEN-REFUSAL-STATUS', 'C-GEN-SCHEMA'],
     profile: 'reference-players-disabled.yaml',
   },
   {
@@ -138,7 +138,7 @@ export const faults: Fault[] = [
     name: 'status-204-no-content',
     description: 'The liveness check answers 204 No Content instead of 200 with ok true.',
     violates: ['C-STATUS-200'],
-    collateral: ['C-STATUS-NO-DATA'],
+    collateral: ['C-STATUS-NO-DATA', 'C-GEN-SCHEMA'],
   },
   {
     name: 'status-extra-data',

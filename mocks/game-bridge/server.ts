@@ -28,6 +28,8 @@ export interface BridgeReferenceOptions {
   version?: string;
   /** The document does not say which refusal wins when several apply; the reference checks in this order. */
   checkOrder?: Check[];
+  /** Validate the /v2/log body before any of those checks (another order the document allows). */
+  bodyFirst?: boolean;
 }
 
 export interface StartOptions {
@@ -192,11 +194,16 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   async function answer(req: http.IncomingMessage, route: Route | undefined): Promise<Reply> {
     // The document says every request needs the key, so an unknown path is refused before it is reported missing.
     if (!route) return authRefusal(req) ?? notFound();
+    let early: string | undefined;
+    if (reference.bodyFirst && route.name === 'log') {
+      early = await readBody(req);
+      if (early !== undefined && !hasMessage(early)) return error(400, 'bad_request', 'Missing field: message');
+    }
     for (const check of checkOrder) {
       const refusal = check === 'auth' ? authRefusal(req) : check === 'method' ? methodRefusal(req, route) : enabledRefusal(route);
       if (refusal) return refusal;
     }
-    const raw = route.method === 'POST' ? await readBody(req) : '';
+    const raw = early ?? (route.method === 'POST' ? await readBody(req) : '');
     if (raw === undefined) return error(413, 'payload_too_large', 'Request body too large');
     return route.handle(req, raw);
   }
@@ -232,6 +239,15 @@ export async function start(options: StartOptions): Promise<RunningServer> {
         server.closeAllConnections();
       }),
   };
+}
+
+function hasMessage(raw: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return isObject(parsed) && 'message' in parsed;
+  } catch {
+    return false;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

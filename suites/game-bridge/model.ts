@@ -92,10 +92,11 @@ export function acceptable(c: ModelCase): Outcome[] {
   if (!c.enabled) {
     refusals.push({ status: 403, ok: false, error: 'forbidden', message: isLog ? 'v2 log disabled' : undefined, requirement: 'C-DISABLED-403' });
   }
-  // The document does not order these three checks: when several apply, the answer of any one of them is right.
-  if (refusals.length > 0) return refusals;
-  // Reading: the body is judged by the handler, so only once the request is let through (see the report).
-  return isLog ? [LOG_BODY[c.body]] : [success(endpoint.success)];
+  // The document orders none of its checks: when several apply, the answer of any one of them is right,
+  // the log body's 400 included (a bridge may read the body before it looks at the key).
+  const body = isLog ? LOG_BODY[c.body] : success(endpoint.success);
+  if (refusals.length > 0) return body.status === 400 ? [...refusals, body] : refusals;
+  return [body];
 }
 
 /**

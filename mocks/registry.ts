@@ -2,19 +2,9 @@ import * as bridge from './game-bridge/server.ts';
 import { faults as bridgeFaults } from './game-bridge/faults.ts';
 import * as chat from './chat/server.ts';
 import { faults as chatFaults } from './chat/faults.ts';
+import type { Fault, RunningServer } from './types.ts';
 
-export interface Fault {
-  name: string;
-  description: string;
-  violates: string[];
-  collateral?: string[];
-  profile?: string;
-}
-
-export interface RunningServer {
-  url: string;
-  close(): Promise<void>;
-}
+export type { Fault, RunningServer };
 
 export interface ReferenceOptions {
   settings: any;

@@ -1,13 +1,9 @@
 // Seeded faults of the chat reference: each is a plausible limiter bug. `violates` lists what a good suite must see
 // fail against reference.yaml (windowMs 3000, maxRequests 5, one instance) unless `profile` names another profile.
 
-export interface Fault {
-  name: string;
-  description: string;
-  violates: string[];
-  collateral?: string[];
-  profile?: string;
-}
+import type { Fault } from '../types.js';
+
+export type { Fault };
 
 // Tests that recognise "limited" by a 429 can all trip when the limit itself is wrong.
 const countingChecks = [

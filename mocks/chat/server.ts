@@ -6,20 +6,13 @@ import { performance } from 'node:perf_hooks';
 import Router from 'find-my-way';
 import type { components } from '../../generated/chat.js';
 import { faults } from './faults.js';
+import type { ChatSettings } from '../../harness/profile/types.js';
+import type { RunningServer } from '../types.js';
 
 type ChatRequest = components['schemas']['ChatRequest'];
 type TooManyRequests = components['schemas']['TooManyRequests'];
 
-export interface ChatSettings {
-  windowMs: number;
-  maxRequests: number;
-  /** Not used by the reference: it is always one instance. */
-  instances: number;
-  /** Not used by the reference: it sees the headers as sent. */
-  clientAddressesPreserved: boolean;
-  /** Not used by the reference: the document leaves open what development mode changes. */
-  developmentMode: boolean;
-}
+export type { ChatSettings };
 
 export interface ChatReferenceOptions {
   cleanupIntervalMs?: number;
@@ -34,10 +27,7 @@ export interface StartOptions {
   port?: number;
 }
 
-export interface RunningServer {
-  url: string;
-  close(): Promise<void>;
-}
+export type { RunningServer };
 
 const LIMIT_MESSAGE = 'Has superado el límite de solicitudes. Por favor, vuelve a intentarlo en unos segundos.';
 const MAX_BODY_BYTES = 1 << 20;

@@ -1,13 +1,9 @@
 // Seeded faults of the game-bridge reference: each is a plausible bridge bug. `violates` lists what a good suite must
 // see fail against reference.yaml (maxList 50, onlinePlayers 60, every endpoint on) unless `profile` names another.
 
-export interface Fault {
-  name: string;
-  description: string;
-  violates: string[];
-  collateral?: string[];
-  profile?: string;
-}
+import type { Fault } from '../types.js';
+
+export type { Fault };
 
 // Checks that expect a 200 from POST /v2/log trip when the log answer itself is wrong.
 const logSuccessChecks = ['C-LOG-200', 'C-LOG-400-ONLY-ABSENT', 'C-LOG-LEVEL-OPTIONAL', 'C-LOG-LEVEL-ANY', 'C-LOG-CONTENT-TYPE-OPTIONAL'];

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import Router from 'find-my-way';
 import type { components } from '../../generated/game-bridge.js';
 import { faults } from './faults.js';
+import type { BridgeSettings } from '../../harness/profile/types.js';
 
 type Schemas = components['schemas'];
 type DocumentedError = Schemas['ErrorBadRequest'] | Schemas['ErrorUnauthorized'] | Schemas['ErrorForbidden'] | Schemas['ErrorMethodNotAllowed'];
@@ -14,14 +15,7 @@ type ErrorCode = DocumentedError['error'] | 'not_found' | 'payload_too_large' | 
 export type EndpointName = 'log' | 'status' | 'players' | 'info';
 export type Check = 'auth' | 'method' | 'enabled';
 
-export interface BridgeSettings {
-  maxList: number;
-  endpoints: Record<EndpointName, boolean>;
-  /** Running platform, reported lowercase by GET /v2/info (default "paper"). */
-  platform?: string;
-  /** Number of players online; the reference seeds that many distinct names (default 0). */
-  onlinePlayers?: number;
-}
+export type { BridgeSettings };
 
 export interface BridgeReferenceOptions {
   game?: string;

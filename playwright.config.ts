@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { runSeed } from './harness/options.ts';
+import { ENV, runSeed } from './harness/options.ts';
 import { REPORTS_DIR } from './harness/paths.ts';
 import { loadProfile } from './harness/profile/load.ts';
 import { drawReferenceCredentials, interfacesInScope } from './harness/targets.ts';
@@ -11,6 +12,7 @@ const profile = loadProfile();
 const scope = interfacesInScope(profile);
 runSeed();
 drawReferenceCredentials(profile, scope);
+process.env[ENV.runId] ??= randomUUID();
 
 export default defineConfig<{}, { interfaceName: string }>({
   testDir: 'suites',

@@ -1,4 +1,5 @@
 import type { FullConfig } from '@playwright/test';
+import { forgetSilence } from './http/silence.ts';
 import { loadProfile } from './profile/load.ts';
 import { interfacesInScope, publishTargets, startReferences } from './targets.ts';
 
@@ -7,5 +8,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const profile = loadProfile();
   const { targets, stop } = await startReferences(profile, interfacesInScope(profile));
   publishTargets(targets);
-  return stop;
+  return async () => {
+    await stop();
+    forgetSilence();
+  };
 }

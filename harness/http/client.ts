@@ -5,6 +5,7 @@ import type { LoadedSpec } from '../spec/types.ts';
 import { checkResponse } from '../validation/responses.ts';
 import { cut, type Exchange } from './exchange.ts';
 import { Pacer } from './pacing.ts';
+import { GIVE_UP_AFTER, Silence } from './silence.ts';
 
 export interface RequestSpec {
   method: string;
@@ -55,9 +56,7 @@ export interface ClientOptions {
   onExchange?: (ex: Exchange) => void;
 }
 
-/** Consecutive time-outs after which a target is taken to have stopped answering: later requests fail at once. */
-const GIVE_UP_AFTER = 3;
-const silentTargets = new Map<string, number>();
+const silence = new Silence();
 const agents = new Map<number, Agent>();
 const pacers = new Map<string, Pacer>();
 const MAX_RETRY_AFTER_WAIT_S = 60;
@@ -139,7 +138,7 @@ export class Client {
       if (op) exchange.operation = op.key;
     }
 
-    const silent = silentTargets.get(origin) ?? 0;
+    const silent = silence.count(origin);
     if (silent >= GIVE_UP_AFTER) {
       exchange.error = `not sent: the target stopped answering (the last ${silent} requests got no answer within ${timeoutMs} ms)`;
       this.options.onExchange?.(exchange);
@@ -159,7 +158,7 @@ export class Client {
       });
       const text = await res.body.text();
       const receivedAt = performance.now();
-      silentTargets.set(origin, 0);
+      silence.answered(origin);
       const flatHeaders: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flatHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       exchange.durationMs = Math.round((receivedAt - sentAt) * 10) / 10;
@@ -181,7 +180,7 @@ export class Client {
     } catch (e) {
       const err = e as Error & { code?: string };
       const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '') || /timeout/i.test(err.message);
-      if (timedOut) silentTargets.set(origin, (silentTargets.get(origin) ?? 0) + 1);
+      if (timedOut) silence.timedOut(origin);
       exchange.durationMs = Math.round((performance.now() - sentAt) * 10) / 10;
       exchange.error = timedOut ? `no answer within ${timeoutMs} ms` : `${err.code ?? err.name}: ${secrets.redact(err.message)}`;
       this.options.onExchange?.(exchange);

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ENV } from '../options.ts';
+
+/** Consecutive time-outs after which a target is taken to have stopped answering: later requests fail at once. */
+export const GIVE_UP_AFTER = 3;
+
+/**
+ * Which targets have stopped answering. Playwright replaces a worker process after a failed test, so the
+ * verdict is also left in a file of this run: a fresh worker then does not wait out three more time-outs.
+ */
+export class Silence {
+  private readonly counts = new Map<string, number>();
+
+  private marker(origin: string): string | undefined {
+    const run = process.env[ENV.runId];
+    if (!run) return undefined;
+    return path.join(os.tmpdir(), `conformance-silent-${run}-${createHash('sha1').update(origin).digest('hex').slice(0, 12)}`);
+  }
+
+  /** How many requests in a row got no answer (GIVE_UP_AFTER once any process of the run gave up on it). */
+  count(origin: string): number {
+    const n = this.counts.get(origin) ?? 0;
+    if (n >= GIVE_UP_AFTER) return n;
+    const m = this.marker(origin);
+    if (m && existsSync(m)) {
+      this.counts.set(origin, GIVE_UP_AFTER);
+      return GIVE_UP_AFTER;
+    }
+    return n;
+  }
+
+  answered(origin: string): void {
+    this.counts.set(origin, 0);
+  }
+
+  timedOut(origin: string): void {
+    const n = (this.counts.get(origin) ?? 0) + 1;
+    this.counts.set(origin, n);
+    const m = this.marker(origin);
+    if (n >= GIVE_UP_AFTER && m) writeFileSync(m, new Date().toISOString());
+  }
+}
+
+/** Removes this run's markers (the runner calls it when the run ends). */
+export function forgetSilence(run = process.env[ENV.runId]): void {
+  if (!run) return;
+  for (const f of readdirSync(os.tmpdir())) if (f.startsWith(`conformance-silent-${run}-`)) rmSync(path.join(os.tmpdir(), f), { force: true });
+}

@@ -126,8 +126,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ spec, secrets }, use, testInfo) => {
       const recorder = new Recorder(spec, testInfo.tags);
       await use(recorder);
-      for (const v of recorder.verdicts) testInfo.annotations.push({ type: ANNOTATION.verdict, description: JSON.stringify(v) });
-      for (const n of recorder.notes) testInfo.annotations.push({ type: ANNOTATION.note, description: n });
+      // Annotations end up in every report: their messages are redacted like the evidence.
+      for (const v of recorder.verdicts) testInfo.annotations.push({ type: ANNOTATION.verdict, description: secrets.redact(JSON.stringify(v)) });
+      for (const n of recorder.notes) testInfo.annotations.push({ type: ANNOTATION.note, description: secrets.redact(n) });
       if (recorder.plannedWaitMs > 0) testInfo.annotations.push({ type: ANNOTATION.plannedWait, description: String(Math.round(recorder.plannedWaitMs)) });
       for (const { name, evidence } of recorder.evidence) {
         // Exchanges were redacted when captured; this second pass guards the messages written since.

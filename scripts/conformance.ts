@@ -126,8 +126,18 @@ function list(): void {
     const spec = loadSpec(name);
     const entry = profile.interfaces[name]!;
     console.log(`\n${name}: ${entry.baseUrl ?? 'embedded reference'}`);
+    const disabled = (key: string) => {
+      const op = spec.operations.find((o) => o.key === key);
+      return Boolean(op?.enabledBy && (entry.settings as any)?.endpoints?.[op.enabledBy] === false);
+    };
     for (const r of spec.requirements) {
-      const note = r.observable === false ? '  (not observable over HTTP: reported as not tested)' : '';
+      const ops = r.operations ?? [];
+      const note =
+        r.observable === false
+          ? '  (not observable over HTTP: reported as not tested)'
+          : ops.length > 0 && ops.every(disabled)
+            ? '  (not applicable: its endpoint is disabled in the profile)'
+            : '';
       console.log(`  ${r.id.padEnd(30)} ${r.level.padEnd(8)} ${r.text}${note}`);
     }
     for (const n of spec.notShown) console.log(`  ${n.id.padEnd(30)} ${'open'.padEnd(8)} ${n.text}  (not shown: never asserted)`);

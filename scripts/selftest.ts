@@ -6,7 +6,8 @@
  * Ends with the browser check of one fault run's conformance report.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,8 @@ const { values } = parseArgs({
   },
 });
 const SELFTEST_DIR = path.join(ROOT, 'reports', 'selftest');
+// A key known to the self-test, so that it can look for it, in any letter case or cut short, in everything written.
+const KEY = `SelfTest-Key-${randomBytes(9).toString('base64url')}`;
 
 interface Run {
   name: string;
@@ -91,7 +94,7 @@ async function execute(run: Run): Promise<{ run: Run; problem?: string; ms: numb
   const args = [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), ...run.args, '--seed', values.seed!, '--quiet'];
   let output = '';
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '', BRIDGE_AUTH_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('exit', (c) => resolve(c ?? 2));
@@ -122,6 +125,18 @@ if (!values['no-browser'] && sample) {
   console.log(`${browserProblem ? 'FAIL' : 'ok  '} browser check of the conformance report (${sample.run.name})${browserProblem ? `\n     ${browserProblem}` : ''}`);
 }
 
+function findSecret(dir: string, needles: string[]): string[] {
+  const lower = needles.map((n) => n.toLowerCase());
+  const hits: string[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const text = readFileSync(file).toString('latin1').toLowerCase();
+    if (lower.some((n) => text.includes(n))) hits.push(path.relative(ROOT, file));
+  }
+  return hits;
+}
+
 async function browserCheck(html: string): Promise<string | undefined> {
   let output = '';
   const code = await new Promise<number>((resolve) => {
@@ -137,8 +152,11 @@ async function browserCheck(html: string): Promise<string | undefined> {
   return code === 0 ? undefined : `exit ${code}\n${output.split('\n').slice(-30).join('\n')}`;
 }
 
-const failed = results.filter((r) => r.problem).length + (browserProblem ? 1 : 0);
-const passed = results.length - results.filter((r) => r.problem).length + (sample && !values['no-browser'] && !browserProblem ? 1 : 0);
+const leaks = findSecret(SELFTEST_DIR, [KEY, KEY.slice(0, -1)]).concat(results.filter((r) => r.output.toLowerCase().includes(KEY.slice(0, -1).toLowerCase())).map((r) => `output of ${r.run.name}`));
+console.log(leaks.length ? `FAIL the key appears in: ${leaks.slice(0, 10).join(', ')}` : 'ok   no report, cassette, trace or log of the runs holds the key, in any letter case or cut short');
+
+const failed = results.filter((r) => r.problem).length + (browserProblem ? 1 : 0) + (leaks.length ? 1 : 0);
+const passed = results.length - results.filter((r) => r.problem).length + (sample && !values['no-browser'] && !browserProblem ? 1 : 0) + (leaks.length ? 0 : 1);
 console.log(`\nself-test: ${selected.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

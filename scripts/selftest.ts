@@ -81,6 +81,10 @@ function faultRun(interfaceName: string, fault: Fault): Run {
 }
 
 const selected = runs.filter((r) => !values.only || r.name.includes(values.only));
+if (selected.length === 0) {
+  console.error(`self-test: no run matches --only ${values.only}`);
+  process.exit(2);
+}
 rmSync(SELFTEST_DIR, { recursive: true, force: true });
 mkdirSync(SELFTEST_DIR, { recursive: true });
 

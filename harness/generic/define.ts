@@ -119,7 +119,9 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
               const body = op.hasRequestBody ? { json: validValue(spec.doc, op.requestSchema) } : {};
               const r = await api.send({ method, path: op.path, headers: base(identity, secrets), ...body, label: `${method} on ${op.path}` });
               if (!acceptable.has(r.status)) throw new Error(`${method} ${op.path}: status ${r.status}, documented ${wm.status}`);
-              if (r.status === wm.status && wm.error && r.json?.error !== wm.error) throw new Error(`${method} ${op.path}: error ${JSON.stringify(r.json?.error)}, documented ${wm.error}`);
+              if (r.status !== wm.status) continue;
+              if (wm.error && r.json?.error !== wm.error) throw new Error(`${method} ${op.path}: error ${JSON.stringify(r.json?.error)}, documented ${wm.error}`);
+              if (wm.message && r.json?.message !== wm.message) throw new Error(`${method} ${op.path}: message ${JSON.stringify(r.json?.message)}, documented ${JSON.stringify(wm.message)}`);
             }
           });
         });

@@ -114,7 +114,7 @@ export const faults: Fault[] = [
   {
     name: 'wrong-method-404',
     description: 'Routes by method and path, so a wrong method falls through to the 404 route instead of 405.',
-    violates: ['C-METHOD-405', 'C-GEN-WRONG-METHOD', 'C-GEN-REFUSAL-STATUS'],
+    violates: ['C-METHOD-405', 'C-GEN-WRONG-METHOD'],
   },
   {
     name: 'error-body-without-ok',

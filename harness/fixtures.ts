@@ -89,6 +89,11 @@ class Recorder {
   }
 }
 
+/** The exchanges a violation names as its evidence, if it names any. */
+function shownBy(e: unknown): Exchange[] | undefined {
+  return e instanceof RequirementViolation && e.exchanges?.length ? e.exchanges : undefined;
+}
+
 function messageOf(e: unknown): string {
   // expect() messages carry terminal colours; evidence is read in a browser.
   return (e instanceof Error ? e.message : String(e)).replace(/\u001b\[[0-9;]*m/g, '');
@@ -172,7 +177,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         return true;
       } catch (e) {
         const expected = e instanceof RequirementViolation ? e.expected : undefined;
-        recorder.fail(id, messageOf(e), recorder.exchanges.slice(start), { expected });
+        recorder.fail(id, messageOf(e), shownBy(e) ?? recorder.exchanges.slice(start), { expected });
         return false;
       }
     });
@@ -233,7 +238,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           replay: replayCommand({ interfaceName, testTitle: testInfo.title, replay: replayToken(p.id, run.path ?? '', skip) }),
           reproduced,
         };
-        const failure = { message: messageOf(err), expected: err instanceof RequirementViolation ? err.expected : undefined, exchanges: recorder.exchanges.slice(start), info };
+        const failure = { message: messageOf(err), expected: err instanceof RequirementViolation ? err.expected : undefined, exchanges: shownBy(err) ?? recorder.exchanges.slice(start), info };
         if (broken) {
           failures.set(broken, failure);
           skip.add(broken);

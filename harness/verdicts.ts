@@ -40,6 +40,8 @@ export class RequirementViolation extends Error {
     readonly requirement: string,
     message: string,
     readonly expected?: string,
+    /** The exchanges that show the deviation, when the check judged after the fact (a whole schedule, say). */
+    readonly exchanges?: Exchange[],
   ) {
     super(`${requirement}: ${message}`);
   }

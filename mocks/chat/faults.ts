@@ -98,7 +98,7 @@ export const faults: Fault[] = [
   {
     name: 'retry-after-full-window',
     description: 'Sends the full window length as Retry-After and retryAfter instead of the time until the oldest stamp leaves the window; shows when the oldest stamp is already part-way through a window of 2 s or more (reference.yaml: 3000 ms).',
-    violates: ['E-429-RETRY-AFTER-HEADER'],
+    violates: ['E-429-RETRY-AFTER-HEADER', 'E-429-RETRYAFTER-BODY'],
   },
   {
     name: 'retry-after-ms',

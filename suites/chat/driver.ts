@@ -3,9 +3,10 @@
  * the requirements whose breach explains it; the spec files turn deviations into verdicts.
  */
 import type { Client, Reply } from '../../harness/http/client.ts';
+import type { Exchange } from '../../harness/http/exchange.ts';
 import type { Profile } from '../../harness/profile/types.ts';
 import { RequirementViolation } from '../../harness/verdicts.ts';
-import { SlidingWindow, clientIdOf, placeOf, type Expectation, type Headers, type When } from './model.ts';
+import { SlidingWindow, clientIdOf, placeOf, type Expectation, type Headers, type Place, type When } from './model.ts';
 
 export interface ChatSettings {
   windowMs: number;
@@ -74,12 +75,15 @@ export interface Deviation {
   ids: string[];
   message: string;
   expected: string;
+  /** The client's exchanges up to the deviation: the evidence. */
+  exchanges: Exchange[];
 }
 
 interface Sent {
   at: When;
   status: number;
   form: Form;
+  exchange: Exchange;
 }
 const isLimited = (s: { status: number }) => s.status === 429;
 
@@ -135,18 +139,20 @@ export class ChatRun {
     const expected = this.model.expect(id, at);
     const limited = isLimited(reply);
     const past = this.history.get(id) ?? [];
-    this.history.set(id, [...past, { at, status: reply.status, form }]);
-    if (limited) this.checkLimitedAnswer(reply, expected);
+    this.history.set(id, [...past, { at, status: reply.status, form, exchange: reply.exchange }]);
+    const label = `${id} (${form}, ${JSON.stringify(headers)})`;
+    const evidence = () => this.exchangesOf(id);
+    if (limited) this.checkLimitedAnswer(reply, expected, label, evidence);
     this.model.record(id, at, limited);
 
     const { windowMs: w, maxRequests: m, instances: n } = this.settings;
-    const label = `${id} (${form}, ${JSON.stringify(headers)})`;
     if (expected.answer === 'allowed' && limited) {
       const blame = await this.blameLimited(past, at, expected, form);
       this.deviate(
         blame.ids,
         `${label} got 429 while at most ${expected.possible} of its stamps can be in the ${w} ms window (maxRequests ${m}); ${blame.why}. ${this.timeline(id)}`,
         `allowed (not 429): fewer than ${m} stamps in the window`,
+        [...evidence(), ...(blame.probe ? [blame.probe] : [])],
       );
       throw new Stop();
     }
@@ -156,6 +162,7 @@ export class ChatRun {
         blame.ids,
         `${label} got ${reply.status}, not 429, while ${expected.certain} of its stamps are certainly in the ${w} ms window (limit ${n > 1 ? `${n} instances x ${m}` : m}); ${blame.why}. ${this.timeline(id)}`,
         `429: ${n > 1 ? `${n} x ` : ''}${m} stamps in the window`,
+        evidence(),
       );
       throw new Stop();
     }
@@ -189,29 +196,33 @@ export class ChatRun {
   /** For plain tests: the first deviation that names `id`. */
   check(id: string): void {
     const d = this.deviations.find((x) => x.ids.includes(id));
-    if (d) throw new RequirementViolation(id, d.message, d.expected);
+    if (d) throw new RequirementViolation(id, d.message, d.expected, d.exchanges);
   }
 
   /** For properties: the first deviation, under the first requirement it names that is still judged. */
   throwFirst(): void {
     const d = this.deviations[0];
-    if (d) throw new RequirementViolation(d.ids[0], d.message, d.expected);
+    if (d) throw new RequirementViolation(d.ids[0], d.message, d.expected, d.exchanges);
   }
 
-  private deviate(ids: string[], message: string, expected: string): void {
+  private deviate(ids: string[], message: string, expected: string, exchanges: Exchange[]): void {
     const mine = ids.filter(this.judged);
-    if (mine.length > 0) this.deviations.push({ ids: mine, message, expected });
+    if (mine.length > 0) this.deviations.push({ ids: mine, message, expected, exchanges });
+  }
+
+  private exchangesOf(id: string): Exchange[] {
+    return (this.history.get(id) ?? []).map((s) => s.exchange);
   }
 
   /** Limited although the model says allowed: which breach would have made the client full? */
-  private async blameLimited(past: Sent[], at: When, e: Expectation, form: Form): Promise<{ ids: string[]; why: string }> {
+  private async blameLimited(past: Sent[], at: When, e: Expectation, form: Form): Promise<{ ids: string[]; why: string; probe?: Exchange }> {
     const { windowMs: w, maxRequests: m } = this.settings;
     // A fresh client in the same form, right away: if it is limited too, this client is not kept apart.
     const probe = await this.post(headersOf(form, this.client()));
     if (isLimited(probe)) {
-      return { ids: [...formRequirements([form]), 'E-PER-CLIENT'], why: 'a fresh client sending the same header form right after was limited too: counters are shared' };
+      return { ids: [...formRequirements([form]), 'E-PER-CLIENT'], why: 'a fresh client sending the same header form right after was limited too: counters are shared', probe: probe.exchange };
     }
-    const count = (list: Sent[], where: (p: ReturnType<typeof placeOf>) => boolean) => list.filter((s) => where(placeOf(s.at, at, w))).length;
+    const count = (list: Sent[], where: (p: Place) => boolean) => list.filter((s) => where(placeOf(s.at, at, w))).length;
     const refusedInWindow = count(past.filter(isLimited), (p) => p !== 'outside');
     const expired = count(past.filter((s) => !isLimited(s)), (p) => p === 'outside');
     const ids: string[] = [];
@@ -226,8 +237,9 @@ export class ChatRun {
       why.push(`it would be full had its ${expired} stamp(s) older than the window still counted`);
     }
     if (ids.length > 0) return { ids, why: why.join('; ') };
+    // With stamps of its own, it got fewer than maxRequests through; with none, someone else's stamps counted.
     return {
-      ids: [...formRequirements([form]), e.possible === 0 ? 'E-PER-CLIENT' : 'E-LIMIT-ALLOWED'],
+      ids: [...formRequirements([form]), ...(e.possible === 0 ? ['E-PER-CLIENT'] : ['E-LIMIT-ALLOWED', 'E-PER-INSTANCE'])],
       why: 'neither stamps older than the window nor limited requests explain it',
     };
   }
@@ -248,41 +260,42 @@ export class ChatRun {
   }
 
   /** The answer of a 429: body, headers, and the wait it announces. */
-  private checkLimitedAnswer(reply: Reply, e: Expectation): void {
+  private checkLimitedAnswer(reply: Reply, e: Expectation, label: string, evidence: () => Exchange[]): void {
     const { windowMs: w, instances: n } = this.settings;
     const windowS = Math.ceil(w / 1000);
     const body = reply.json && typeof reply.json === 'object' && !Array.isArray(reply.json) ? reply.json : undefined;
-    const said = `the 429 of ${reply.exchange.request.headers.map(([k, v]) => `${k}: ${v}`).join('; ')}`;
-    if (body?.error !== 'Too Many Requests') this.deviate(['E-429-BODY-ERROR'], `${said} has error ${JSON.stringify(body?.error)} (body ${reply.text.slice(0, 200)})`, '"Too Many Requests"');
+    const said = `the 429 to ${label}`;
+    if (body?.error !== 'Too Many Requests') this.deviate(['E-429-BODY-ERROR'], `${said} has error ${JSON.stringify(body?.error)} (body ${reply.text.slice(0, 200)})`, '"Too Many Requests"', evidence());
     const message = body?.message;
     if (typeof message !== 'string' || message.trim() === '') {
-      this.deviate(['E-429-BODY-MESSAGE'], `${said} has message ${JSON.stringify(message)}`, 'a non-empty string');
+      this.deviate(['E-429-BODY-MESSAGE'], `${said} has message ${JSON.stringify(message)}`, 'a non-empty string', evidence());
     } else if (this.message !== undefined && message !== this.message) {
-      this.deviate(['E-429-BODY-MESSAGE'], `${said} has message ${JSON.stringify(message)}, an earlier 429 had ${JSON.stringify(this.message)}`, 'the same fixed sentence on every 429');
+      this.deviate(['E-429-BODY-MESSAGE'], `${said} has message ${JSON.stringify(message)}, an earlier 429 had ${JSON.stringify(this.message)}`, 'the same fixed sentence on every 429', evidence());
     } else {
       this.message = message;
-    }
-    const retryAfter = body?.retryAfter;
-    if (typeof retryAfter !== 'number' || !Number.isFinite(retryAfter) || retryAfter < 0 || retryAfter > windowS) {
-      this.deviate(['E-429-RETRYAFTER-BODY'], `${said} has retryAfter ${JSON.stringify(retryAfter)}`, `a number of seconds from 0 to ${windowS}`);
-    }
-    const remaining = reply.headers['x-ratelimit-remaining'];
-    if (remaining?.trim() !== '0') this.deviate(['E-429-REMAINING-ZERO'], `${said} has X-RateLimit-Remaining ${JSON.stringify(remaining)}`, '0');
-
-    const header = reply.headers['retry-after']?.trim();
-    if (header === undefined || !/^\d+$/.test(header)) {
-      this.deviate(['E-429-RETRY-AFTER-HEADER'], `${said} has Retry-After ${JSON.stringify(header)}`, 'a whole number of seconds');
-      return;
     }
     const tol = this.toleranceS;
     // The wait is known when the model followed the client with one instance; otherwise only its bounds are.
     const known = e.answer !== 'allowed' && n === 1;
     const lo = known ? Math.max(0, e.retryAfterMs[0] / 1000 - tol) : 0;
     const hi = known ? e.retryAfterMs[1] / 1000 + tol : windowS + tol;
-    const value = Number(header);
-    if (value < lo || value > hi) {
-      const wait = known ? `the oldest stamp in the window leaves it in ${(e.retryAfterMs[0] / 1000).toFixed(3)} to ${(e.retryAfterMs[1] / 1000).toFixed(3)} s` : `the window is ${w} ms`;
-      this.deviate(['E-429-RETRY-AFTER-HEADER'], `${said} has Retry-After ${value}; ${wait} (tolerance ${tol.toFixed(3)} s)`, `${lo.toFixed(3)} to ${hi.toFixed(3)} seconds`);
+    const wait = known ? `the oldest stamp in the window leaves it in ${(e.retryAfterMs[0] / 1000).toFixed(3)} to ${(e.retryAfterMs[1] / 1000).toFixed(3)} s` : `the window is ${w} ms`;
+    const expectedWait = `${lo.toFixed(3)} to ${hi.toFixed(3)} seconds`;
+
+    const retryAfter = body?.retryAfter;
+    if (typeof retryAfter !== 'number' || !Number.isFinite(retryAfter)) {
+      this.deviate(['E-429-RETRYAFTER-BODY'], `${said} has retryAfter ${JSON.stringify(retryAfter)}`, `a number of seconds, ${expectedWait}`, evidence());
+    } else if (retryAfter < lo || retryAfter > hi) {
+      this.deviate(['E-429-RETRYAFTER-BODY'], `${said} has retryAfter ${retryAfter}; ${wait} (tolerance ${tol.toFixed(3)} s)`, expectedWait, evidence());
+    }
+    const remaining = reply.headers['x-ratelimit-remaining'];
+    if (remaining?.trim() !== '0') this.deviate(['E-429-REMAINING-ZERO'], `${said} has X-RateLimit-Remaining ${JSON.stringify(remaining)}`, '0', evidence());
+
+    const header = reply.headers['retry-after']?.trim();
+    if (header === undefined || !/^\d+$/.test(header)) {
+      this.deviate(['E-429-RETRY-AFTER-HEADER'], `${said} has Retry-After ${JSON.stringify(header)}`, 'a whole number of seconds', evidence());
+    } else if (Number(header) < lo || Number(header) > hi) {
+      this.deviate(['E-429-RETRY-AFTER-HEADER'], `${said} has Retry-After ${header}; ${wait} (tolerance ${tol.toFixed(3)} s)`, expectedWait, evidence());
     }
   }
 

@@ -19,7 +19,8 @@ const { values } = parseArgs({
   options: {
     only: { type: 'string' }, // a substring of run names, to iterate on a few
     seed: { type: 'string', default: '20261123' },
-    jobs: { type: 'string', default: String(Math.max(2, os.availableParallelism())) },
+    // Chat's runs mostly sit out windows, so one more run than there are cores keeps both cores busy.
+    jobs: { type: 'string', default: String(os.availableParallelism() + 1) },
     'no-browser': { type: 'boolean' },
   },
 });

@@ -33,7 +33,7 @@ export const faults: Fault[] = [
     description:
       'Counts requests in fixed windows aligned to server start and resets the count at each boundary, so a limited client is allowed again at the next boundary, before its oldest stamp has left the window.',
     violates: ['E-WINDOW-SLIDING'],
-    collateral: ['E-429-RETRY-AFTER-HEADER', 'E-LIMITED-NOT-RECORDED', 'E-PRUNE-BEFORE-COUNT', 'E-LIMIT-ALLOWED', 'E-LIMIT-429', 'E-PER-INSTANCE'],
+    collateral: ['E-429-RETRY-AFTER-HEADER', 'E-429-RETRYAFTER-BODY', 'E-LIMITED-NOT-RECORDED', 'E-PRUNE-BEFORE-COUNT', 'E-LIMIT-ALLOWED', 'E-LIMIT-429', 'E-PER-INSTANCE'],
   },
   {
     name: 'off-by-one',

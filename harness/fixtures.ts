@@ -1,7 +1,7 @@
 import { test as base, expect } from '@playwright/test';
 import type fc from 'fast-check';
 import { Client } from './http/client.ts';
-import type { Exchange } from './http/exchange.ts';
+import { redactExchange, type Exchange } from './http/exchange.ts';
 import { freshAddress } from './identity.ts';
 import { replayFor, replayToken } from './options.ts';
 import type { InterfaceName } from './paths.ts';
@@ -71,7 +71,11 @@ class Recorder {
   readonly notes: string[] = [];
   plannedWaitMs = 0;
 
-  constructor(private readonly spec: LoadedSpec, private readonly tags: string[]) {}
+  constructor(
+    private readonly spec: LoadedSpec,
+    private readonly tags: string[],
+    private readonly secrets: Secrets,
+  ) {}
 
   assertClaimed(id: string): void {
     if (!this.spec.requirements.some((r) => r.id === id)) throw new Error(`harness: ${id} is not a requirement of specs/${this.spec.name}.yaml`);
@@ -84,7 +88,9 @@ class Recorder {
 
   fail(id: string, message: string, exchanges: Exchange[], extra: Partial<Evidence> = {}): void {
     const name = `evidence ${id} #${this.evidence.length + 1}`;
-    this.evidence.push({ name, evidence: { requirement: id, message, exchanges: exchanges.slice(-EVIDENCE_EXCHANGES), ...extra } });
+    // Exchanges are captured raw; evidence is where they are redacted, before anything can write them.
+    const shown = exchanges.slice(-EVIDENCE_EXCHANGES).map((ex) => redactExchange(ex, this.secrets));
+    this.evidence.push({ name, evidence: { requirement: id, message: this.secrets.redact(message), exchanges: shown, ...extra } });
     this.verdicts.push({ id, status: 'failed', message, evidence: name });
   }
 }
@@ -129,14 +135,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   recorder: [
     async ({ spec, secrets }, use, testInfo) => {
-      const recorder = new Recorder(spec, testInfo.tags);
+      const recorder = new Recorder(spec, testInfo.tags, secrets);
       await use(recorder);
       // Annotations end up in every report: their messages are redacted like the evidence.
       for (const v of recorder.verdicts) testInfo.annotations.push({ type: ANNOTATION.verdict, description: secrets.redact(JSON.stringify(v)) });
       for (const n of recorder.notes) testInfo.annotations.push({ type: ANNOTATION.note, description: secrets.redact(n) });
       if (recorder.plannedWaitMs > 0) testInfo.annotations.push({ type: ANNOTATION.plannedWait, description: String(Math.round(recorder.plannedWaitMs)) });
       for (const { name, evidence } of recorder.evidence) {
-        // Exchanges were redacted when captured; this second pass guards the messages written since.
+        // Evidence was redacted when recorded; this second pass guards whatever was added to it since.
         await testInfo.attach(name, { body: secrets.redact(JSON.stringify(evidence, null, 2)), contentType: 'application/json' });
       }
       const failed = recorder.verdicts.filter((v) => v.status === 'failed');

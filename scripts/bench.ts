@@ -2,7 +2,8 @@
  * npm run bench [-- --seconds N --concurrency N --skip-run]
  * Prints: the wall time of a whole conformance run against the reference, chat's window floor and how close the
  * chat suite comes to it; the median time to validate one response; the requests per second of the harness's
- * client path (capture, redaction, validation) beside bare undici against the same loopback server, in one run.
+ * client path (capture and validation; redaction happens when an exchange becomes evidence) beside bare undici
+ * against the same loopback server, in one run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -111,9 +112,9 @@ const harnessOne = async () => {
 console.log(`requests per second against the loopback bridge reference (GET /v2/players, ${concurrency} in flight, ${seconds} s each, alternated):`);
 await rate('warm-up', bareOne);
 const bareRates = [await rate('bare undici', bareOne), 0];
-const harnessRates = [await rate('harness client (capture, redaction, validation)', harnessOne), 0];
+const harnessRates = [await rate('harness client (capture, validation)', harnessOne), 0];
 bareRates[1] = await rate('bare undici', bareOne);
-harnessRates[1] = await rate('harness client (capture, redaction, validation)', harnessOne);
+harnessRates[1] = await rate('harness client (capture, validation)', harnessOne);
 const b = (bareRates[0] + bareRates[1]) / 2;
 const h = (harnessRates[0] + harnessRates[1]) / 2;
 console.log(`harness client / bare undici = ${(h / b).toFixed(2)} (means of two alternated rounds: ${h.toFixed(0)} vs ${b.toFixed(0)} requests/s)`);

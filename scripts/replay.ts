@@ -74,10 +74,10 @@ for (const [i, ex] of cassette.exchanges.entries()) {
     const was = ex.response?.status ?? `no answer (${ex.error})`;
     const same = r.status === ex.response?.status;
     if (!same) differ++;
-    console.log(`  #${i + 1} ${ex.request.method} ${url.pathname}: recorded ${was}, now ${r.status}${same ? '' : '  <- differs'}${r.exchange.problems ? `; spec problems: ${[...r.exchange.problems.schema, ...r.exchange.problems.contentType, ...r.exchange.problems.headers].join('; ')}` : ''}`);
+    console.log(`  #${i + 1} ${ex.request.method} ${url.pathname}: recorded ${was}, now ${r.status}${same ? '' : '  <- differs'}${r.exchange.problems ? `; spec problems: ${secrets.redact([...r.exchange.problems.schema, ...r.exchange.problems.contentType, ...r.exchange.problems.headers].join('; '))}` : ''}`);
   } catch (e) {
     differ++;
-    console.log(`  #${i + 1} ${ex.request.method} ${url.pathname}: ${e instanceof TargetError ? e.exchange.error : (e as Error).message}`);
+    console.log(`  #${i + 1} ${ex.request.method} ${url.pathname}: ${secrets.redact(e instanceof TargetError ? (e.exchange.error ?? '') : (e as Error).message)}`);
   }
 }
 await stop();

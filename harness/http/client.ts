@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, request as undiciRequest } from 'undici';
 import type { Secrets } from '../secrets.ts';
 import type { LoadedSpec } from '../spec/types.ts';
+import { matchOperation } from '../spec/load.ts';
 import { checkResponse } from '../validation/responses.ts';
 import { cut, type Exchange } from './exchange.ts';
 import { Pacer } from './pacing.ts';
@@ -124,25 +125,17 @@ export class Client {
     }
     const exchange: Exchange = {
       label: spec.label,
-      request: {
-        method: spec.method,
-        url: secrets.redact(url),
-        headers: Object.entries(headers).map(([k, v]) => [k, secrets.redactHeader(k, v)]),
-        body: body === undefined ? undefined : cut(secrets.redact(body)),
-      },
-      startedAt: new Date().toISOString(),
+      request: { method: spec.method, url, headers: Object.entries(headers), body: body === undefined ? undefined : cut(body) },
+      startedAt: Date.now(),
       durationMs: 0,
     };
-    if (this.options.spec) {
-      const op = this.options.spec.operations.find((o) => o.method === spec.method.toUpperCase() && pathname === o.path);
-      if (op) exchange.operation = op.key;
-    }
+    if (this.options.spec) exchange.operation = matchOperation(this.options.spec, spec.method, pathname).op?.key;
 
     const silent = silence.count(origin);
     if (silent >= GIVE_UP_AFTER) {
       exchange.error = `not sent: the target stopped answering (the last ${silent} requests got no answer within ${timeoutMs} ms)`;
       this.options.onExchange?.(exchange);
-      throw new TargetError(exchange.error, exchange);
+      throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange);
     }
     if (!spec.unpaced && this.pacer.active) await this.pacer.wait();
 
@@ -162,17 +155,13 @@ export class Client {
       const flatHeaders: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flatHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       exchange.durationMs = Math.round((receivedAt - sentAt) * 10) / 10;
-      exchange.response = {
-        status: res.statusCode,
-        headers: Object.fromEntries(Object.entries(flatHeaders).map(([k, v]) => [k, secrets.redactHeader(k, v)])),
-        body: cut(secrets.redact(text)),
-      };
+      exchange.response = { status: res.statusCode, headers: flatHeaders, body: cut(text) };
       const json = parseJson(text);
       if (this.options.spec) {
         const parsed = json === undefined ? undefined : { value: json };
         const p = checkResponse(this.options.spec, { method: spec.method, path: pathname, status: res.statusCode, headers: flatHeaders, body: text, parsed });
         if (p.schema.length || p.contentType.length || p.headers.length) {
-          exchange.problems = { schema: p.schema.map((s) => secrets.redact(s)), contentType: p.contentType, headers: p.headers.map((s) => secrets.redact(s)) };
+          exchange.problems = { schema: p.schema, contentType: p.contentType, headers: p.headers };
         }
       }
       this.options.onExchange?.(exchange);
@@ -182,9 +171,9 @@ export class Client {
       const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '') || /timeout/i.test(err.message);
       if (timedOut) silence.timedOut(origin);
       exchange.durationMs = Math.round((performance.now() - sentAt) * 10) / 10;
-      exchange.error = timedOut ? `no answer within ${timeoutMs} ms` : `${err.code ?? err.name}: ${secrets.redact(err.message)}`;
+      exchange.error = timedOut ? `no answer within ${timeoutMs} ms` : `${err.code ?? err.name}: ${err.message}`;
       this.options.onExchange?.(exchange);
-      throw new TargetError(`${spec.method} ${exchange.request.url}: ${exchange.error}`, exchange);
+      throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange);
     }
   }
 }

@@ -1,4 +1,9 @@
-/** One request and what came back, as evidence: already redacted, bodies cut to a readable size. */
+import type { Secrets } from '../secrets.ts';
+
+/**
+ * One request and what came back, bodies cut to a readable size. Captured raw, for speed: it is redacted by
+ * `redactExchange` before it becomes evidence, the only way an exchange leaves the process.
+ */
 export interface Exchange {
   label?: string;
   operation?: string;
@@ -6,7 +11,8 @@ export interface Exchange {
   response?: { status: number; headers: Record<string, string>; body: string };
   /** Why no response: a time-out, a refused connection, a broken reply. */
   error?: string;
-  startedAt: string;
+  /** Epoch milliseconds. */
+  startedAt: number;
   durationMs: number;
   /** What the spec says is wrong with the response, by generic requirement. */
   problems?: { schema: string[]; contentType: string[]; headers: string[] };
@@ -16,4 +22,25 @@ export const EVIDENCE_BODY_LIMIT = 8192;
 
 export function cut(text: string, limit = EVIDENCE_BODY_LIMIT): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length - limit} more characters)`;
+}
+
+/** A copy of an exchange fit to be written anywhere: every secret replaced by its token (see Secrets). */
+export function redactExchange(ex: Exchange, secrets: Secrets): Exchange {
+  const r = (t: string) => secrets.redact(t);
+  return {
+    ...ex,
+    request: {
+      method: ex.request.method,
+      url: r(ex.request.url),
+      headers: ex.request.headers.map(([k, v]) => [k, secrets.redactHeader(k, v)]),
+      body: ex.request.body === undefined ? undefined : r(ex.request.body),
+    },
+    response: ex.response && {
+      status: ex.response.status,
+      headers: Object.fromEntries(Object.entries(ex.response.headers).map(([k, v]) => [k, secrets.redactHeader(k, v)])),
+      body: r(ex.response.body),
+    },
+    error: ex.error === undefined ? undefined : r(ex.error),
+    problems: ex.problems && { schema: ex.problems.schema.map(r), contentType: ex.problems.contentType.map(r), headers: ex.problems.headers.map(r) },
+  };
 }

@@ -112,9 +112,20 @@ function flattenResponses(doc: any, responses: Record<string, any>): Record<stri
 
 /** Finds the operation a request goes to, matching templated path segments ("/v1/events/{id}"). */
 export function matchOperation(spec: LoadedSpec, method: string, pathname: string): { op?: Operation; pathKnown: boolean } {
-  const candidates = spec.operations.filter((op) => pathMatches(op.path, pathname));
-  return { op: candidates.find((op) => op.method === method.toUpperCase()), pathKnown: candidates.length > 0 };
+  // Asked for every response the harness receives: remembered per spec (bounded, paths may carry ids).
+  let seen = matches.get(spec);
+  if (!seen || seen.size > 2000) matches.set(spec, (seen = new Map()));
+  const key = `${method} ${pathname}`;
+  let hit = seen.get(key);
+  if (!hit) {
+    const candidates = spec.operations.filter((op) => pathMatches(op.path, pathname));
+    hit = { op: candidates.find((op) => op.method === method.toUpperCase()), pathKnown: candidates.length > 0 };
+    seen.set(key, hit);
+  }
+  return hit;
 }
+
+const matches = new WeakMap<LoadedSpec, Map<string, { op?: Operation; pathKnown: boolean }>>();
 
 function pathMatches(template: string, pathname: string): boolean {
   const a = template.split('/');

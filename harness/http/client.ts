@@ -24,12 +24,13 @@ export interface RequestSpec {
   label?: string;
 }
 
-export interface Reply {
+/** `T`: the body the spec documents (a type from generated/); what arrived is unverified until a check looks. */
+export interface Reply<T = any> {
   status: number;
   headers: Record<string, string>;
   text: string;
   /** The body parsed as JSON, or undefined when it is not JSON. */
-  json: any;
+  json: T | undefined;
   /** Monotonic times (performance.now) around the exchange: the server handled it in between. */
   sentAt: number;
   receivedAt: number;
@@ -95,19 +96,19 @@ export class Client {
     return this.options.baseUrl;
   }
 
-  async send(spec: RequestSpec): Promise<Reply> {
-    let reply = await this.once(spec);
+  async send<T = any>(spec: RequestSpec): Promise<Reply<T>> {
+    let reply = await this.once<T>(spec);
     if (this.options.live && !spec.provokesLimit && reply.status === 429) {
       const wait = Number(reply.headers['retry-after']);
       if (Number.isFinite(wait) && wait >= 0 && wait <= MAX_RETRY_AFTER_WAIT_S) {
         await new Promise((r) => setTimeout(r, wait * 1000 + 50));
-        reply = await this.once(spec);
+        reply = await this.once<T>(spec);
       }
     }
     return reply;
   }
 
-  private async once(spec: RequestSpec): Promise<Reply> {
+  private async once<T>(spec: RequestSpec): Promise<Reply<T>> {
     const { secrets, timeoutMs } = this.options;
     const parsedUrl = new URL(spec.path, this.options.baseUrl);
     const url = parsedUrl.toString();
@@ -165,7 +166,7 @@ export class Client {
         }
       }
       this.options.onExchange?.(exchange);
-      return { status: res.statusCode, headers: flatHeaders, text, json, sentAt, receivedAt, exchange };
+      return { status: res.statusCode, headers: flatHeaders, text, json: json as T | undefined, sentAt, receivedAt, exchange };
     } catch (e) {
       const err = e as Error & { code?: string };
       const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '') || /timeout/i.test(err.message);

@@ -2,6 +2,7 @@
  * Drives chat clients against the target and holds every answer against the model (model.ts). A deviation names
  * the requirements whose breach explains it; the spec files turn deviations into verdicts.
  */
+import type { components } from '../../generated/chat.ts';
 import type { Client, Reply } from '../../harness/http/client.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
 import type { Profile } from '../../harness/profile/types.ts';
@@ -28,7 +29,7 @@ export function chatSettings(profile: Profile): ChatSettings {
   };
 }
 
-export const CHAT_BODY = { messages: [{ role: 'user', content: 'Hola' }] };
+export const CHAT_BODY: components['schemas']['ChatRequest'] = { messages: [{ role: 'user', content: 'Hola' }] };
 
 /** The model's name for the socket address, which the harness cannot see. */
 export const SOCKET = 'socket';
@@ -263,7 +264,9 @@ export class ChatRun {
   private checkLimitedAnswer(reply: Reply, e: Expectation, label: string, evidence: () => Exchange[]): void {
     const { windowMs: w, instances: n } = this.settings;
     const windowS = Math.ceil(w / 1000);
-    const body = reply.json && typeof reply.json === 'object' && !Array.isArray(reply.json) ? reply.json : undefined;
+    // Typed as the spec documents a 429 body; every member is checked below before it is trusted.
+    const json = reply.json as Partial<components['schemas']['TooManyRequests']> | undefined;
+    const body = json && typeof json === 'object' && !Array.isArray(json) ? json : undefined;
     const said = `the 429 to ${label}`;
     if (body?.error !== 'Too Many Requests') this.deviate(['E-429-BODY-ERROR'], `${said} has error ${JSON.stringify(body?.error)} (body ${reply.text.slice(0, 200)})`, '"Too Many Requests"', evidence());
     const message = body?.message;

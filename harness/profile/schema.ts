@@ -18,6 +18,7 @@ const bridge = {
         version: { type: 'string' },
         checkOrder: { type: 'array', items: { enum: ['auth', 'method', 'enabled'] }, minItems: 3, maxItems: 3, uniqueItems: true },
         bodyFirst: { type: 'boolean' },
+        writeTripwire: { type: 'boolean' },
       },
     },
     credentials: { type: 'object', additionalProperties: false, required: ['authKey'], properties: { authKey: envName } },

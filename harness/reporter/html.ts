@@ -79,7 +79,7 @@ function renderFailure(f: RequirementResult['failures'][number]): string {
   const ev = f.evidence;
   return `<div class="failure">
 <p><b>${esc(f.test)}</b></p>
-<pre class="message">${esc(f.message)}</pre>
+<pre class="message">${esc(ev?.property ? f.message.split('\ncounterexample:')[0] : f.message)}</pre>
 ${ev?.expected ? `<p>Expected: ${esc(ev.expected)}</p>` : ''}
 ${ev?.property ? `<p>Property <code>${esc(ev.property.property)}</code>: seed <code>${ev.property.seed}</code>, path <code>${esc(ev.property.path)}</code>, ${ev.property.numRuns} runs, ${ev.property.numShrinks} shrinks${ev.property.reproduced ? '' : ', did not fail again when re-run'}.<br>Counterexample: <code>${esc(ev.property.counterexample)}</code></p>` : ''}
 <p>Replay: <code class="replay">${esc(f.replay)}</code>${f.cassette ? `<br>Resend the exchanges: <code>npm run replay -- reports/${esc(f.cassette)}</code>` : ''}</p>

@@ -24,6 +24,11 @@ export interface BridgeReferenceOptions {
   checkOrder?: Check[];
   /** Validate the /v2/log body before any of those checks (another order the document allows). */
   bodyFirst?: boolean;
+  /**
+   * Stands for a deployment the harness must not write to: a log line that would be written is answered 500
+   * instead, so that a run which sends one fails. Used by the read-only reference profile.
+   */
+  writeTripwire?: boolean;
 }
 
 export interface StartOptions {
@@ -148,6 +153,9 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     }
     // A message that is present but not a string is not shown by the document; it is logged as its JSON text.
     const message = typeof fields.message === 'string' ? fields.message : (JSON.stringify(fields.message) ?? '');
+    if (reference.writeTripwire) {
+      return { status: 500, body: 'tripwire: a console write reached a deployment whose profile forbids writes', headers: { 'content-type': 'text/plain' } };
+    }
     consoleLines.push({ level: level.toUpperCase(), message });
     const body: Schemas['LogResponse'] = { ok: true };
     return { status: on('log-202-accepted') ? 202 : 200, body };

@@ -34,12 +34,12 @@ test('the exit code counts failed musts, and failed shoulds only under --strict;
 test('the HTML report escapes what it shows and marks each requirement with its verdict', () => {
   const summary: RunSummary = {
     harness: { name: 'h', version: '1' }, startedAt: '', finishedAt: '', durationMs: 0,
-    profile: { name: '<p>', file: 'f', writes: false }, seed: 1, depth: 'default', strict: false,
+    profile: { name: '<script>alert(1)</script>', file: 'f', writes: false }, seed: 1, depth: 'default', strict: false,
     interfaces: [iface], notes: [], writes: [], failedCounted: ['E-A'], verdict: 'failed', brokenTests: [], timing: [],
   };
   const html = renderHtml(summary);
   assert.match(html, /data-requirement="E-A" data-status="failed"/);
   assert.match(html, /data-requirement="E-C" data-status="flagged"/);
-  assert.ok(!html.includes('<p>') && html.includes('&lt;p&gt;'), 'profile name escaped');
+  assert.ok(!html.includes('<script>') && html.includes('&lt;script&gt;alert(1)'), 'profile name escaped');
   assert.ok(html.includes('E-A &lt;source&gt;'), 'sources escaped');
 });

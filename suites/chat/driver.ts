@@ -5,28 +5,15 @@
 import type { components } from '../../generated/chat.ts';
 import type { Client, Reply } from '../../harness/http/client.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
-import type { Profile } from '../../harness/profile/types.ts';
+import type { ChatSettings, Profile } from '../../harness/profile/types.ts';
 import { RequirementViolation } from '../../harness/verdicts.ts';
 import { SlidingWindow, clientIdOf, placeOf, type Expectation, type Headers, type Place, type When } from './model.ts';
 
-export interface ChatSettings {
-  windowMs: number;
-  maxRequests: number;
-  instances: number;
-  clientAddressesPreserved: boolean;
-  developmentMode: boolean;
-}
-
+/** The chat settings of the profile (its loader fills in the documented defaults: one instance, and so on). */
 export function chatSettings(profile: Profile): ChatSettings {
   const s = profile.interfaces.chat?.settings;
   if (!s) throw new Error('harness: the profile has no chat entry');
-  return {
-    windowMs: s.windowMs,
-    maxRequests: s.maxRequests,
-    instances: s.instances ?? 1,
-    clientAddressesPreserved: s.clientAddressesPreserved ?? true,
-    developmentMode: s.developmentMode ?? false,
-  };
+  return s;
 }
 
 export const CHAT_BODY: components['schemas']['ChatRequest'] = { messages: [{ role: 'user', content: 'Hola' }] };

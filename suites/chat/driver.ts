@@ -16,6 +16,13 @@ export function chatSettings(profile: Profile): ChatSettings {
   return s;
 }
 
+/**
+ * Behind a proxy that rewrites X-Forwarded-For every request of the run reaches the limiter as one client, so checks
+ * running side by side would spend each other's allowance: counting cannot be judged, only the rest.
+ */
+export const SHARED_COUNTER =
+  'the profile says a proxy rewrites X-Forwarded-For (clientAddressesPreserved: false): every request of the run shares one counter, and checks running side by side would spend each other\'s allowance';
+
 export const CHAT_BODY: components['schemas']['ChatRequest'] = { messages: [{ role: 'user', content: 'Hola' }] };
 
 /** The model's name for the socket address, which the harness cannot see. */

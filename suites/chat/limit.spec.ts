@@ -1,5 +1,5 @@
 import { test, reqTags, RequirementViolation } from '../../harness/fixtures.ts';
-import { ChatRun, chatSettings, sleep, toleranceNote } from './driver.ts';
+import { ChatRun, SHARED_COUNTER, chatSettings, sleep, toleranceNote } from './driver.ts';
 
 const JUDGED = [
   'E-LIMIT-ALLOWED',
@@ -20,8 +20,12 @@ const GENERIC = ['E-GEN-SCHEMA', 'E-GEN-HEADERS', 'E-GEN-CONTENT-TYPE', 'E-GEN-R
 test(
   'limit, Retry-After and sliding window: fill up, retry while limited, allowed again as stamps leave',
   { tag: reqTags(...JUDGED, ...GENERIC) },
-  async ({ api, profile, identity, verify, note, plannedWait }) => {
+  async ({ api, profile, identity, verify, notApplicable, note, plannedWait }) => {
     const settings = chatSettings(profile);
+    if (!settings.clientAddressesPreserved) {
+      for (const id of JUDGED) notApplicable(id, SHARED_COUNTER);
+      return;
+    }
     const w = settings.windowMs;
     test.setTimeout(60_000 + 10 * w);
     // Both clients sit out one window: until their oldest stamps leave it.

@@ -28,7 +28,7 @@ test('client identity: header forms naming one client share its counter, other c
 test(
   'socket address identity, and a forged X-Forwarded-For',
   { tag: reqTags('E-CLIENT-ID-SOCKET', 'E-ADVISORY-XFF-FORGEABLE') },
-  async ({ api, profile, identity, verify, notApplicable, advise }) => {
+  async ({ api, profile, identity, verify, notApplicable, advise, plannedWait }) => {
     const settings = chatSettings(profile);
     const { windowMs: w, maxRequests: m, instances: n } = settings;
     if (!settings.clientAddressesPreserved) {
@@ -40,7 +40,17 @@ test(
 
     // This test alone sends requests without X-Forwarded-For and X-Real-IP: the socket address is its own.
     const fillSocket = async () => {
-      const answers: number[] = [];
+      // The harness's own address may still hold stamps from an earlier run against a live target: if the very
+      // first request is limited, those are sat out once before anything is counted.
+      const first = await run.post({});
+      if (first.status === 429) {
+        const wait = Math.max(w, Number(first.headers['retry-after']) * 1000 || 0);
+        plannedWait(wait);
+        await new Promise((r) => setTimeout(r, wait + 50));
+      } else {
+        run.model.record(SOCKET, whenOf(first), false);
+      }
+      const answers: number[] = first.status === 429 ? [] : [first.status];
       let overLimit = 0;
       for (;;) {
         const reply = await run.post({});

@@ -5,14 +5,15 @@
  * One run per fault, limited to the tests tagged with the fault's requirements, at a fixed seed, a few at a time.
  * Ends with the browser check of one fault run's conformance report.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { references, type Fault } from '../mocks/registry.ts';
-import { ROOT } from '../harness/paths.ts';
+import { INTERFACES, ROOT } from '../harness/paths.ts';
+import { loadSpec } from '../harness/spec/load.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 
 const { values } = parseArgs({
@@ -83,6 +84,36 @@ function faultRun(interfaceName: string, fault: Fault): Run {
       return undefined;
     },
   };
+}
+
+// A check that cannot fail is a defect: every requirement a test claims (its tags) is named by a seeded fault,
+// except advisories, which never fail: the default configuration must show them flagged instead.
+const claimed = claimedRequirements();
+const proven = new Set(Object.values(references).flatMap((d) => d.faults.flatMap((f) => f.violates)));
+const advisories = new Set(INTERFACES.flatMap((name) => loadSpec(name).requirements.filter((r) => r.level === 'advisory').map((r) => r.id)));
+const unproven = claimed.filter((id) => !proven.has(id) && !advisories.has(id));
+console.log(unproven.length ? `FAIL claimed by a test but named by no seeded fault: ${unproven.join(', ')}` : `ok   each of the ${claimed.length} requirements the suites claim is named by a seeded fault (advisories: shown flagged)`);
+const defaultRun = runs[0];
+const judgeDefault = defaultRun.judge;
+defaultRun.judge = (code, summary) => {
+  const problem = judgeDefault(code, summary);
+  if (problem || !summary) return problem;
+  const notFlagged = [...advisories].filter((id) => claimed.includes(id) && !summary.interfaces.some((i) => i.requirements.some((r) => r.id === id && r.status === 'flagged')));
+  return notFlagged.length ? `advisories the reference's documented behaviour should raise were not flagged: ${notFlagged.join(', ')}` : undefined;
+};
+
+function claimedRequirements(): string[] {
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--list', '--reporter=json', '-c', path.join(ROOT, 'playwright.config.ts')], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  }).toString();
+  const tags = new Set<string>();
+  const walk = (suite: { specs?: Array<{ tags?: string[] }>; suites?: unknown[] }) => {
+    for (const spec of suite.specs ?? []) for (const t of spec.tags ?? []) tags.add(t.replace(/^@/, ''));
+    for (const child of suite.suites ?? []) walk(child as typeof suite);
+  };
+  for (const suite of JSON.parse(out).suites) walk(suite);
+  return [...tags].sort();
 }
 
 const selected = runs.filter((r) => !values.only || r.name.includes(values.only));
@@ -164,8 +195,8 @@ async function browserCheck(html: string): Promise<string | undefined> {
 const leaks = findSecret(SELFTEST_DIR, [KEY, KEY.slice(0, -1)]).concat(results.filter((r) => r.output.toLowerCase().includes(KEY.slice(0, -1).toLowerCase())).map((r) => `output of ${r.run.name}`));
 console.log(leaks.length ? `FAIL the key appears in: ${leaks.slice(0, 10).join(', ')}` : 'ok   no report, cassette, trace or log of the runs holds the key, in any letter case or cut short');
 
-const failed = results.filter((r) => r.problem).length + (browserProblem ? 1 : 0) + (leaks.length ? 1 : 0);
-const passed = results.length - results.filter((r) => r.problem).length + (sample && !values['no-browser'] && !browserProblem ? 1 : 0) + (leaks.length ? 0 : 1);
+const failed = results.filter((r) => r.problem).length + (browserProblem ? 1 : 0) + (leaks.length ? 1 : 0) + (unproven.length ? 1 : 0);
+const passed = results.length - results.filter((r) => r.problem).length + (sample && !values['no-browser'] && !browserProblem ? 1 : 0) + (leaks.length ? 0 : 1) + (unproven.length ? 0 : 1);
 console.log(`\nself-test: ${selected.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -119,14 +119,12 @@ export const faults: Fault[] = [
   {
     name: 'retry-after-body-missing',
     description: 'Leaves retryAfter out of the 429 body.',
-    violates: ['E-429-RETRYAFTER-BODY'],
-    collateral: ['E-GEN-SCHEMA'],
+    violates: ['E-429-RETRYAFTER-BODY', 'E-GEN-SCHEMA'],
   },
   {
     name: 'remaining-header-missing',
     description: 'Leaves the X-RateLimit-Remaining header off the 429.',
-    violates: ['E-429-REMAINING-ZERO'],
-    collateral: ['E-GEN-HEADERS'],
+    violates: ['E-429-REMAINING-ZERO', 'E-GEN-HEADERS'],
   },
   {
     name: 'error-text-differs',
@@ -141,10 +139,15 @@ export const faults: Fault[] = [
     collateral: ['E-GEN-SCHEMA'],
   },
   {
+    name: 'limited-text-plain',
+    description: 'Writes the 429 body as JSON text but labels it text/plain, as a hand-written error page does.',
+    violates: ['E-GEN-CONTENT-TYPE'],
+  },
+  {
     name: 'status-503',
     description: 'Answers a limited request with 503 Service Unavailable (same body and headers) instead of 429.',
-    violates: ['E-LIMIT-429'],
-    collateral: ['E-GEN-NO-5XX', 'E-GEN-REFUSAL-STATUS', ...except(countingChecks, 'E-LIMIT-429'), ...limitedAnswerChecks],
+    violates: ['E-LIMIT-429', 'E-GEN-REFUSAL-STATUS'],
+    collateral: ['E-GEN-NO-5XX', ...except(countingChecks, 'E-LIMIT-429'), ...limitedAnswerChecks],
   },
   {
     name: 'window-doubled',

@@ -119,6 +119,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
         : String(retrySeconds);
     const headers: Record<string, string> = { 'Retry-After': retryAfter };
     if (!on('remaining-header-missing')) headers['X-RateLimit-Remaining'] = '0';
+    if (on('limited-text-plain')) headers['Content-Type'] = 'text/plain; charset=utf-8';
     sendJson(res, on('status-503') ? 503 : 429, sent, headers);
   }
 
@@ -217,8 +218,8 @@ function readBody(req: http.IncomingMessage): Promise<string | undefined> {
 function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = JSON.stringify(body);
   res.writeHead(status, {
-    ...headers,
     'Content-Type': 'application/json; charset=utf-8',
+    ...headers,
     'Content-Length': Buffer.byteLength(text),
   });
   res.end(text);

@@ -74,6 +74,11 @@ export const faults: Fault[] = [
     violates: ['C-LOG-NOT-JSON', 'C-GEN-NO-5XX'],
   },
   {
+    name: 'log-not-json-422',
+    description: 'A framework default: a body that is not JSON is refused 422 Unprocessable Entity instead of the documented 400.',
+    violates: ['C-LOG-NOT-JSON', 'C-GEN-REFUSAL-STATUS'],
+  },
+  {
     name: 'log-requires-content-type',
     description: 'Refuses a POST /v2/log without Content-Type application/json with 415.',
     violates: ['C-LOG-CONTENT-TYPE-OPTIONAL'],

@@ -139,6 +139,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
         parsed = JSON.parse(raw);
       } catch (e) {
         if (on('log-not-json-500')) throw e;
+        if (on('log-not-json-422')) return error(422, 'bad_request', 'Body is not valid JSON');
       }
     }
     const fields: Record<string, unknown> = isObject(parsed) ? parsed : {};

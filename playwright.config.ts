@@ -27,7 +27,8 @@ export default defineConfig<{}, { interfaceName: string }>({
   reporter: [
     [process.env.HARNESS_QUIET ? 'dot' : 'list'],
     ['html', { outputFolder: path.join(REPORTS_DIR, 'playwright'), open: 'never' }],
-    ['junit', { outputFile: path.join(REPORTS_DIR, 'junit.xml') }],
+    // Verdicts travel into CI test views as properties of each test case.
+    ['junit', { outputFile: path.join(REPORTS_DIR, 'junit.xml'), embedAnnotationsAsProperties: true }],
     ['./harness/reporter/conformance-reporter.ts'],
   ],
   use: { trace: 'off' },

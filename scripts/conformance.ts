@@ -14,6 +14,7 @@ import { probe } from '../harness/probe.ts';
 import { DEFAULT_PROFILE, loadProfile } from '../harness/profile/load.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
+import type { Operation } from '../harness/spec/types.ts';
 import { interfacesInScope, missingCredentials } from '../harness/targets.ts';
 
 function cannotRun(reason: string): never {
@@ -126,10 +127,8 @@ function list(): void {
     const spec = loadSpec(name);
     const entry = profile.interfaces[name]!;
     console.log(`\n${name}: ${entry.baseUrl ?? 'embedded reference'}`);
-    const disabled = (key: string) => {
-      const op = spec.operations.find((o) => o.key === key);
-      return Boolean(op?.enabledBy && (entry.settings as any)?.endpoints?.[op.enabledBy] === false);
-    };
+    const disabledOp = (op?: Operation) => Boolean(op?.enabledBy && (entry.settings as { endpoints?: Record<string, boolean> }).endpoints?.[op.enabledBy] === false);
+    const disabled = (key: string) => disabledOp(spec.operations.find((o) => o.key === key));
     for (const r of spec.requirements) {
       const ops = r.operations ?? [];
       const note =
@@ -145,8 +144,7 @@ function list(): void {
     console.log(`  writes this run would send:`);
     if (writes.length === 0) console.log('    none');
     for (const op of writes) {
-      const enabled = !op.enabledBy || (entry.settings as any)?.endpoints?.[op.enabledBy] !== false;
-      console.log(`    ${op.key}: ${op.write}: ${!profile.writes ? 'none (the profile does not allow writes)' : enabled ? 'yes, a few per run' : 'none (endpoint disabled in the profile)'}`);
+      console.log(`    ${op.key}: ${op.write}: ${!profile.writes ? 'none (the profile does not allow writes)' : disabledOp(op) ? 'none (endpoint disabled in the profile)' : 'yes, a few per run'}`);
     }
   }
 }

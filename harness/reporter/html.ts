@@ -93,7 +93,7 @@ function renderExchange(x: Exchange): string {
     ? `${x.response.status}\n${Object.entries(x.response.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${x.response.body}`
     : `(no response: ${x.error})`;
   const problems = x.problems ? [...x.problems.schema, ...x.problems.contentType, ...x.problems.headers] : [];
-  return `<div class="exchange"><div><h4>Request${x.label ? `: ${esc(x.label)}` : ''}</h4><pre>${esc(req)}</pre></div><div><h4>Response (${x.durationMs} ms)</h4><pre>${esc(res)}</pre>${problems.length ? `<ul class="problems">${problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>` : ''}</div></div>`;
+  return `<div class="exchange"><div><h4>Request${x.label ? `: ${esc(x.label)}` : ''}${x.operation ? ` <small>(${esc(x.operation)})</small>` : ''}</h4><pre>${esc(req)}</pre></div><div><h4>Response (${x.durationMs} ms)</h4><pre>${esc(res)}</pre>${problems.length ? `<ul class="problems">${problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>` : ''}</div></div>`;
 }
 
 const CSS = `

@@ -1,5 +1,6 @@
 import { test, expect, reqTags } from '../../harness/fixtures.ts';
 import type { Client } from '../../harness/http/client.ts';
+import type { BridgeSettings } from '../../harness/profile/types.ts';
 import type { Secrets } from '../../harness/secrets.ts';
 import type { components } from '../../generated/game-bridge.ts';
 import { KEY_HEADER } from './model.ts';
@@ -7,13 +8,17 @@ import { KEY_HEADER } from './model.ts';
 type Schemas = components['schemas'];
 
 const GENERIC = ['C-GEN-SCHEMA', 'C-GEN-CONTENT-TYPE'];
+/** Marks the requirements of a read not applicable when the profile switches its endpoint off; true when it does. */
+function switchedOff(endpoints: BridgeSettings['endpoints'], name: 'status' | 'players' | 'info', ids: string[], notApplicable: (id: string, why: string) => void): boolean {
+  if (endpoints[name] !== false) return false;
+  for (const id of ids) notApplicable(id, `GET /v2/${name} is switched off in the profile (endpoints.${name} false)`);
+  return true;
+}
+
 const read = <T>(api: Client, secrets: Secrets, path: string) => api.send<T>({ method: 'GET', path, headers: { [KEY_HEADER]: secrets.get('authKey') } });
 
 test('GET /v2/status: 200 with ok true and no other data', { tag: reqTags('C-STATUS-200', 'C-STATUS-NO-DATA', ...GENERIC) }, async ({ api, secrets, profile, verify, notApplicable }) => {
-  if (profile.interfaces['game-bridge']!.settings.endpoints.status === false) {
-    for (const id of ['C-STATUS-200', 'C-STATUS-NO-DATA']) notApplicable(id, 'GET /v2/status is switched off in the profile (endpoints.status false)');
-    return;
-  }
+  if (switchedOff(profile.interfaces['game-bridge']!.settings.endpoints, 'status', ['C-STATUS-200', 'C-STATUS-NO-DATA'], notApplicable)) return;
   await verify('C-STATUS-200', async () => {
     const r = await read<Schemas['StatusResponse']>(api, secrets, '/v2/status');
     expect(r.status, 'status').toBe(200);
@@ -28,10 +33,7 @@ test('GET /v2/status: 200 with ok true and no other data', { tag: reqTags('C-STA
 
 test('GET /v2/players: the true count and at most max-list names', { tag: reqTags('C-PLAYERS-200', 'C-PLAYERS-COUNT-TOTAL', 'C-PLAYERS-TRUNCATE', ...GENERIC) }, async ({ api, secrets, profile, verify, notApplicable }) => {
   const { endpoints, maxList, onlinePlayers } = profile.interfaces['game-bridge']!.settings;
-  if (endpoints.players === false) {
-    for (const id of ['C-PLAYERS-200', 'C-PLAYERS-COUNT-TOTAL', 'C-PLAYERS-TRUNCATE']) notApplicable(id, 'GET /v2/players is switched off in the profile (endpoints.players false)');
-    return;
-  }
+  if (switchedOff(endpoints, 'players', ['C-PLAYERS-200', 'C-PLAYERS-COUNT-TOTAL', 'C-PLAYERS-TRUNCATE'], notApplicable)) return;
   await verify('C-PLAYERS-200', async () => {
     const r = await read<Schemas['PlayersResponse']>(api, secrets, '/v2/players');
     expect(r.status, 'status').toBe(200);
@@ -56,10 +58,7 @@ test('GET /v2/players: the true count and at most max-list names', { tag: reqTag
 
 test('GET /v2/info: the bridge object with a lowercase platform', { tag: reqTags('C-INFO-BRIDGE', 'C-INFO-PLATFORM-LOWERCASE', 'C-INFO-PLATFORM-PROFILE', ...GENERIC) }, async ({ api, secrets, profile, verify, notApplicable }) => {
   const { endpoints, platform } = profile.interfaces['game-bridge']!.settings;
-  if (endpoints.info === false) {
-    for (const id of ['C-INFO-BRIDGE', 'C-INFO-PLATFORM-LOWERCASE', 'C-INFO-PLATFORM-PROFILE']) notApplicable(id, 'GET /v2/info is switched off in the profile (endpoints.info false)');
-    return;
-  }
+  if (switchedOff(endpoints, 'info', ['C-INFO-BRIDGE', 'C-INFO-PLATFORM-LOWERCASE', 'C-INFO-PLATFORM-PROFILE'], notApplicable)) return;
   await verify('C-INFO-BRIDGE', async () => {
     const r = await read<Schemas['InfoResponse']>(api, secrets, '/v2/info');
     expect(r.status, 'status').toBe(200);

@@ -21,11 +21,12 @@ export default defineConfig<{}, { interfaceName: string }>({
   // A retry would resend counted requests (rate limits) and hide a deviation that shows once: never retry.
   retries: 0,
   workers: process.env.HARNESS_WORKERS ? Number(process.env.HARNESS_WORKERS) : 2,
+  // Tests whose work grows with depth, pacing or windows set their own limit from it (harness/budget.ts).
   timeout: 120_000,
   forbidOnly: Boolean(process.env.CI),
   outputDir: path.join(REPORTS_DIR, 'test-results'),
   reporter: [
-    [process.env.HARNESS_QUIET ? 'dot' : 'list'],
+    ['./harness/reporter/console.ts', { quiet: Boolean(process.env.HARNESS_QUIET) }],
     ['html', { outputFolder: path.join(REPORTS_DIR, 'playwright'), open: 'never' }],
     // Verdicts travel into CI test views as properties of each test case.
     ['junit', { outputFile: path.join(REPORTS_DIR, 'junit.xml'), embedAnnotationsAsProperties: true }],

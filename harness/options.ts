@@ -14,6 +14,8 @@ export const ENV = {
   interfaces: 'HARNESS_INTERFACES',
   targets: 'HARNESS_TARGETS',
   runId: 'HARNESS_RUN_ID',
+  grep: 'HARNESS_GREP',
+  reportDir: 'HARNESS_REPORT_DIR',
 } as const;
 
 export const DEPTHS = { quick: 0.25, default: 1, deep: 5 } as const;

@@ -6,11 +6,3 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const SPECS_DIR = path.join(ROOT, 'specs');
 export const TARGETS_DIR = path.join(ROOT, 'targets');
 export const REPORTS_DIR = process.env.HARNESS_REPORT_DIR ? path.resolve(process.env.HARNESS_REPORT_DIR) : path.join(ROOT, 'reports');
-
-/** Interfaces the harness knows, in the order reports list them. */
-export const INTERFACES = ['game-bridge', 'chat'] as const;
-export type InterfaceName = (typeof INTERFACES)[number];
-
-export function isInterfaceName(name: string): name is InterfaceName {
-  return (INTERFACES as readonly string[]).includes(name);
-}

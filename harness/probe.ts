@@ -1,19 +1,43 @@
-import { request } from 'undici';
+import type { Reply, RequestSpec } from './http/client.ts';
+import type { Profile } from './profile/types.ts';
+import type { Secrets } from './secrets.ts';
 
-/** Asks a live target anything at all: any HTTP answer (a 404 included) shows it is there. */
-export async function probe(baseUrl: string, timeoutMs: number): Promise<string | undefined> {
-  try {
-    const res = await request(new URL('/', baseUrl), {
-      method: 'GET',
-      signal: AbortSignal.timeout(timeoutMs),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    await res.body.dump();
-    return undefined;
-  } catch (e) {
-    const err = e as Error & { code?: string };
-    if (err.name === 'TimeoutError' || err.name === 'AbortError' || /timeout/i.test(err.code ?? '')) return `no answer within ${timeoutMs} ms`;
-    return err.code ? `${err.code} (${err.message})` : err.message;
+/** What a probe needs to build its request: the profile, the interface's settings, its secrets, a fresh client address. */
+export interface ProbeContext {
+  profile: Profile;
+  settings: any;
+  secrets: Secrets;
+  /** credential name -> the environment variable the profile reads it from (named in messages, never the value). */
+  credentialEnv: Record<string, string>;
+  address(): string;
+}
+
+/**
+ * A harmless documented request of one interface and its judgement: undefined when the answer is the API answering
+ * normally, else the cause in one line (a login page, a redirect, a refused credential). It is the start-up probe of a
+ * live target and, during the run, the question "does the target still answer?" after a request got no answer.
+ */
+export interface Probe {
+  request: RequestSpec;
+  judge(reply: Reply): string | undefined;
+}
+
+/**
+ * What no documented answer of any interface looks like: a redirect (to a login page, say), an HTML page, a missing
+ * path (a wrong base URL or path prefix), a server error to a harmless request.
+ */
+export function notTheApi(reply: Reply, what: string): string | undefined {
+  const ct = (reply.headers['content-type'] ?? '').toLowerCase();
+  if (reply.status >= 300 && reply.status < 400) {
+    return `${what} was answered ${reply.status} with a redirect to ${reply.headers.location ?? '(no Location)'}: a login page or a wrong base URL is in front of the API`;
   }
+  if (ct.includes('text/html') || /^\s*<(!doctype|html)/i.test(reply.text)) {
+    return `${what} was answered ${reply.status} with an HTML page (${ct || 'no content type'}), not the API: a login page, a proxy's error page or a wrong base URL`;
+  }
+  if (reply.status === 404) return `${what} was answered 404: the path is not there (is the base URL, with its path prefix, right?)`;
+  if (reply.status >= 500) return `${what} was answered ${reply.status}: the target is not healthy enough to be judged`;
+  if (reply.text.trim() !== '' && reply.json === undefined && !ct.includes('json')) {
+    return `${what} was answered ${reply.status} with a body that is not JSON (${ct || 'no content type'}): not the API`;
+  }
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { references, type RunningServer } from '../mocks/registry.ts';
+import type { RunningServer } from '../mocks/types.ts';
 import { ENV, selectedFault } from './options.ts';
-import { isInterfaceName, type InterfaceName } from './paths.ts';
+import { descriptorOf, isInterfaceName, unknownInterface, type InterfaceName } from './registry.ts';
 import type { InterfaceProfile, Profile } from './profile/types.ts';
 import { Secrets } from './secrets.ts';
 
@@ -19,7 +19,7 @@ export function interfacesInScope(profile: Profile, narrowed = process.env[ENV.i
   if (!narrowed) return inProfile;
   const wanted = narrowed.split(',').map((s) => s.trim()).filter(Boolean);
   for (const w of wanted) {
-    if (!isInterfaceName(w)) throw new Error(`unknown interface ${JSON.stringify(w)}`);
+    if (!isInterfaceName(w)) throw new Error(unknownInterface(w));
     if (!inProfile.includes(w)) throw new Error(`interface ${w} is not in the profile ${profile.name}`);
   }
   return inProfile.filter((i) => wanted.includes(i));
@@ -76,7 +76,7 @@ export async function startReferences(profile: Profile, scope: InterfaceName[]):
       const secrets: Record<string, string> = {};
       for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) secrets[cred] = process.env[envVar] ?? '';
       const faultHere = fault?.interfaceName === name ? fault.fault : undefined;
-      const server = await references[name].start({
+      const server = await descriptorOf(name).reference.start({
         settings: entry.settings,
         reference: entry.reference ?? {},
         secrets,

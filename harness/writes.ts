@@ -1,37 +1,55 @@
-/** One request of the run that changes a target's state, and how it was undone if it can be. */
+/** A request of the run that changed a target's state (a 2xx to an operation the spec marks x-write). */
 export interface WriteRecord {
   interfaceName: string;
   operation: string;
   what: string;
+  /** The label of the request that wrote (which check sent it, and why). */
+  request?: string;
+  /**
+   * Sent while the profile forbids writes: only requests the document says must be refused are sent then, so this is
+   * a target that accepted one of them. Always shown, flagged, in the report.
+   */
+  acceptedWhileForbidden?: boolean;
   undo?: string;
   undone?: boolean;
   undoError?: string;
 }
 
 /**
- * The journal of a test's writes. A check asks `allowed` before it sends a write; the profile decides.
+ * The journal of a test's writes. The client records every 2xx to a write operation, whatever check sent it; a check
+ * asks `allowed` before it sends a request a conforming target would accept as a write, and may give an undo step.
  * Undo steps run in reverse order when the test ends, whatever its outcome.
  */
 export class WriteJournal {
   readonly records: WriteRecord[] = [];
-  private readonly undos: Array<{ record: WriteRecord; run: () => Promise<void> }> = [];
+  private readonly undos: Array<{ record?: WriteRecord; describe: string; run: () => Promise<void> }> = [];
 
   constructor(readonly allowed: boolean, private readonly interfaceName: string) {}
 
-  record(operation: string, what: string, undo?: { describe: string; run: () => Promise<void> }): void {
-    const record: WriteRecord = { interfaceName: this.interfaceName, operation, what, undo: undo?.describe };
+  /** The client saw a write succeed. */
+  sent(operation: string, what: string, request?: string): WriteRecord {
+    const record: WriteRecord = { interfaceName: this.interfaceName, operation, what, request, ...(this.allowed ? {} : { acceptedWhileForbidden: true }) };
     this.records.push(record);
-    if (undo) this.undos.push({ record, run: undo.run });
+    return record;
+  }
+
+  /** How to put back what the last write of `operation` changed; runs when the test ends. */
+  undo(operation: string, describe: string, run: () => Promise<void>): void {
+    const record = [...this.records].reverse().find((r) => r.operation === operation);
+    if (record) record.undo = describe;
+    this.undos.push({ record, describe, run });
   }
 
   async undoAll(): Promise<void> {
     for (const { record, run } of this.undos.reverse()) {
       try {
         await run();
-        record.undone = true;
+        if (record) record.undone = true;
       } catch (e) {
-        record.undone = false;
-        record.undoError = (e as Error).message;
+        if (record) {
+          record.undone = false;
+          record.undoError = (e as Error).message;
+        }
       }
     }
     this.undos.length = 0;

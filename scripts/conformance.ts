@@ -1,21 +1,50 @@
 /**
- * npm run conformance -- [--target profile.yaml] [--interfaces a,b] [--depth quick|default|deep|N] [--seed N]
- *                        [--strict] [--list] [--fault interface:name] [--grep RE] [--replay TOKEN] [--workers N]
- * Exit 0: every requirement that applies passed; 1: a requirement failed; 2: the harness could not run.
+ * npm run conformance -- [options]   (--help lists them)
+ * Exit 0: every counted requirement that was judged passed; 1: a counted requirement failed; 2: the run could not
+ * decide (a bad profile, a target that is not the API, an outage, a time-out, nothing tested).
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { references } from '../mocks/registry.ts';
+import { Client, closeAgents } from '../harness/http/client.ts';
 import { ENV, depthFactor } from '../harness/options.ts';
-import { REPORTS_DIR, ROOT } from '../harness/paths.ts';
-import { probe } from '../harness/probe.ts';
+import { ROOT } from '../harness/paths.ts';
 import { DEFAULT_PROFILE, loadProfile } from '../harness/profile/load.ts';
+import type { Profile } from '../harness/profile/types.ts';
+import { descriptorOf, type InterfaceName } from '../harness/registry.ts';
+import { freshRunDir, linkLatest } from '../harness/reporter/run-dir.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
-import type { Operation } from '../harness/spec/types.ts';
-import { interfacesInScope, missingCredentials } from '../harness/targets.ts';
+import { interfacesInScope, missingCredentials, secretsFor } from '../harness/targets.ts';
+import { freshAddress } from '../harness/identity.ts';
+
+const HELP = `npm run conformance -- [options]
+
+Runs the suites of every interface in the profile against its target (a live deployment, or the embedded reference
+started on loopback) and writes the reports into a folder of its own.
+
+Options:
+  --target FILE          target profile (default targets/reference.yaml; also CONFORMANCE_TARGET=FILE)
+  --interfaces a,b       narrow the run to these interfaces of the profile
+  --depth D              quick | default | deep | a positive factor: how many generated cases the properties run
+  --seed N               fix the generated cases (printed by every run)
+  --strict               failed "should" requirements count in the exit code too
+  --grep RE              run only the tests whose title matches
+  --replay TOKEN         rerun one shrunk property case (from a failure's replay command); with --grep and --seed
+  --fault IFACE:NAME     start the embedded reference with a seeded fault (npm run reference -- IFACE --list-faults)
+  --workers N            parallel workers (default 2)
+  --max-minutes N        refuse to start when the planned work cannot fit in N minutes (also maxRunMinutes in the profile)
+  --out DIR              write the reports into DIR (default reports/runs/<time>-<run id>, linked as reports/latest)
+  --list                 print the requirements and the writes a run would send; sends nothing, needs no secret
+  --quiet                no line per test
+  --help                 this text
+
+Environment: HARNESS_REPORT_DIR=DIR is --out DIR; the credential variables the profile names (credentials:).
+Exit codes: 0 every counted requirement that was judged passed; 1 a counted requirement failed (musts, and shoulds
+with --strict); 2 the run could not decide: a bad profile or option, a target that is not the API or refuses the
+credential, an outage, a time-out, a counted requirement inconclusive, or nothing tested.`;
 
 function cannotRun(reason: string): never {
   console.error(`conformance: cannot run: ${reason}`);
@@ -36,7 +65,10 @@ function parse() {
       grep: { type: 'string' },
       replay: { type: 'string' },
       workers: { type: 'string' },
+      'max-minutes': { type: 'string' },
+      out: { type: 'string' },
       quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
   }).values;
@@ -44,28 +76,33 @@ function parse() {
 try {
   args = parse();
 } catch (e) {
-  cannotRun((e as Error).message);
+  cannotRun(`${(e as Error).message} (--help lists the options)`);
+}
+if (args.help) {
+  console.log(HELP);
+  process.exit(0);
 }
 
 const profileFile = path.resolve(args.target ?? process.env.CONFORMANCE_TARGET ?? process.env[ENV.profile] ?? DEFAULT_PROFILE);
 const env: NodeJS.ProcessEnv = { ...process.env, [ENV.profile]: profileFile };
-let profile: ReturnType<typeof loadProfile>;
+let profile: Profile;
 try {
   profile = loadProfile(profileFile);
 } catch (e) {
   cannotRun((e as Error).message);
 }
 if (args.interfaces !== undefined) env[ENV.interfaces] = args.interfaces;
-let scope: ReturnType<typeof interfacesInScope>;
+let scope: InterfaceName[];
 try {
   scope = interfacesInScope(profile, env[ENV.interfaces]);
 } catch (e) {
   cannotRun((e as Error).message);
 }
 if (scope.length === 0) cannotRun(`the profile ${profile.name} names no interface this harness knows`);
+let depth = 1;
 if (args.depth !== undefined) {
   try {
-    depthFactor(args.depth);
+    depth = depthFactor(args.depth);
   } catch (e) {
     cannotRun((e as Error).message);
   }
@@ -75,33 +112,42 @@ if (args.seed !== undefined) {
   if (!/^\d+$/.test(args.seed)) cannotRun(`--seed ${args.seed}: give a whole number`);
   env[ENV.seed] = args.seed;
 }
+if (args.workers !== undefined && !/^[1-9]\d*$/.test(args.workers)) cannotRun(`--workers ${args.workers}: give a whole number of at least 1`);
 if (args.strict) env[ENV.strict] = '1';
-if (args.replay) env[ENV.replay] = args.replay;
+if (args.replay) {
+  if (!/^[A-Za-z0-9_.-]+(![A-Z0-9,-]+)?=[0-9:]+$/.test(args.replay)) cannotRun(`--replay ${args.replay}: not a replay token (copy it from a failure's replay command)`);
+  env[ENV.replay] = args.replay;
+}
+if (args.grep) env[ENV.grep] = args.grep;
 if (args.workers) env.HARNESS_WORKERS = args.workers;
 if (args.quiet) env.HARNESS_QUIET = '1';
 if (args.fault) {
   const [name, fault] = args.fault.split(':');
-  if (!scope.includes(name as (typeof scope)[number])) cannotRun(`--fault ${args.fault}: ${name} is not an interface of this run`);
-  if (profile.interfaces[name as (typeof scope)[number]]?.baseUrl) cannotRun(`--fault ${args.fault}: faults exist only in the embedded reference, and ${name} is a live target here`);
-  if (!references[name].faults.some((f) => f.name === fault)) cannotRun(`--fault ${args.fault}: no such fault; known: ${references[name].faults.map((f) => f.name).join(', ')}`);
+  if (!scope.includes(name as InterfaceName)) cannotRun(`--fault ${args.fault}: ${name} is not an interface of this run (${scope.join(', ')})`);
+  if (profile.interfaces[name as InterfaceName]?.baseUrl) cannotRun(`--fault ${args.fault}: faults exist only in the embedded reference, and ${name} is a live target here`);
+  const known = descriptorOf(name as InterfaceName).reference.faults;
+  if (!known.some((f) => f.name === fault)) cannotRun(`--fault ${args.fault}: no such fault; known: ${known.map((f) => f.name).join(', ')}`);
   env[ENV.fault] = args.fault;
 }
-const missing = missingCredentials(profile, scope);
-if (missing.length) cannotRun(missing.join('; '));
 
 if (args.list) {
   list();
   process.exit(0);
 }
 
-for (const name of scope) {
-  const base = profile.interfaces[name]?.baseUrl;
-  if (!base) continue;
-  const problem = await probe(base, profile.probeTimeoutMs ?? 5000);
-  if (problem) cannotRun(`target ${name} at ${base} did not answer the start-up probe: ${problem}`);
-}
+const missing = missingCredentials(profile, scope);
+if (missing.length) cannotRun(missing.join('; '));
 
-const summaryFile = path.join(REPORTS_DIR, 'summary.json');
+const workers = Number(args.workers ?? env.HARNESS_WORKERS ?? 2);
+checkPlannedWork();
+await probeLiveTargets();
+
+const runId = env[ENV.runId] ?? randomUUID();
+env[ENV.runId] = runId;
+const explicitDir = args.out ?? process.env[ENV.reportDir];
+const runDir = explicitDir ? path.resolve(explicitDir) : freshRunDir(runId);
+env[ENV.reportDir] = runDir;
+const summaryFile = path.join(runDir, 'summary.json');
 rmSync(summaryFile, { force: true });
 const pwArgs = [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', path.join(ROOT, 'playwright.config.ts')];
 if (args.grep) pwArgs.push('--grep', args.grep);
@@ -110,16 +156,76 @@ const code = await new Promise<number>((resolve) => {
   child.on('exit', (c, signal) => resolve(c ?? (signal ? 130 : 2)));
   child.on('error', () => resolve(2));
 });
-if (!existsSync(summaryFile)) cannotRun(`the run ended (playwright exit ${code}) without writing ${path.relative(ROOT, summaryFile)}`);
+if (!existsSync(summaryFile)) cannotRun(`the run ended (playwright exit ${code}) without writing ${path.relative(process.cwd(), summaryFile)}`);
+if (!explicitDir) linkLatest(runDir);
 const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
-const t = summary.interfaces.reduce((acc, i) => ({ passed: acc.passed + i.totals.passed, failed: acc.failed + i.totals.failed }), { passed: 0, failed: 0 });
-console.log(
-  `conformance: ${summary.profile.name}, seed ${summary.seed}: ${t.passed} requirements passed, ${t.failed} failed` +
-    (summary.failedCounted.length ? ` (counted: ${summary.failedCounted.join(', ')})` : '') +
-    (summary.brokenTests.length ? `; ${summary.brokenTests.length} checks broke` : '') +
-    `. Report: ${path.relative(process.cwd(), path.join(REPORTS_DIR, 'conformance', 'index.html'))}`,
-);
-process.exit(summary.verdict === 'passed' ? 0 : 1);
+if (args.replay) {
+  const property = args.replay.split(/[!=]/)[0];
+  if (!summary.properties.some((p) => p.property === property)) {
+    cannotRun(`--replay ${args.replay}: no test of this run has the property ${property} (does --grep select the test the replay command names?)`);
+  }
+}
+console.log(finalLine(summary));
+process.exit(summary.exitCode);
+
+/** What was counted and what was not, and why, in one line. */
+function finalLine(s: RunSummary): string {
+  const all = s.interfaces.flatMap((i) => i.requirements);
+  const n = (f: (r: (typeof all)[number]) => boolean) => all.filter(f).length;
+  const notCounted = n((r) => r.status === 'failed' && !r.counted);
+  const parts = [
+    `${n((r) => r.status === 'passed')} passed`,
+    `${s.failedCounted.length} failed and counted${notCounted ? ` (${notCounted} more failed, not counted: ${s.strict ? 'advisories' : 'shoulds without --strict'})` : ''}`,
+    `${n((r) => r.status === 'inconclusive')} inconclusive`,
+    `${n((r) => r.status === 'not-tested')} not tested`,
+    `${n((r) => r.status === 'not-applicable')} not applicable`,
+  ];
+  const flagged = n((r) => r.status === 'flagged');
+  if (flagged) parts.push(`${flagged} advisories flagged`);
+  return `conformance: ${s.profile.name}, seed ${s.seed}: ${parts.join(', ')}. Exit ${s.exitCode}: ${s.exitReason}. Report: ${path.relative(process.cwd(), path.join(runDir, 'conformance', 'index.html'))}`;
+}
+
+/** The planned work of the run against the time the profile or --max-minutes allows, before anything is sent. */
+function checkPlannedWork(): void {
+  let ms = 0;
+  for (const name of scope) {
+    const d = descriptorOf(name);
+    const entry = profile.interfaces[name]!;
+    ms += d.plannedMs({ profile, settings: entry.settings, depth, live: Boolean(entry.baseUrl), workers });
+  }
+  const minutes = ms / 60_000 / Math.max(1, Math.min(workers, 2));
+  const limit = args['max-minutes'] !== undefined ? Number(args['max-minutes']) : profile.maxRunMinutes;
+  if (limit !== undefined && !(limit > 0)) cannotRun(`--max-minutes ${args['max-minutes']}: give a positive number`);
+  if (limit !== undefined && minutes > limit) {
+    cannotRun(`the planned work takes about ${minutes.toFixed(1)} minutes (depth ${args.depth ?? 'default'}, ${profile.requestsPerSecond} requests per second, ${workers} workers), more than the ${limit} allowed: use a smaller --depth, a higher requestsPerSecond or a larger limit`);
+  }
+  if (!args.quiet && minutes >= 1) console.log(`conformance: the planned work takes about ${minutes.toFixed(1)} minutes`);
+}
+
+/**
+ * A harmless documented request to each live target: a login page, a redirect, a refused credential or a wrong path
+ * prefix ends the run here, in seconds, with its cause, instead of as a report full of false verdicts.
+ */
+async function probeLiveTargets(): Promise<void> {
+  for (const name of scope) {
+    const entry = profile.interfaces[name]!;
+    if (!entry.baseUrl) continue;
+    const secrets = secretsFor(profile, name);
+    const probe = descriptorOf(name).probe({ profile, settings: entry.settings, secrets, credentialEnv: (entry.credentials ?? {}) as Record<string, string>, address: () => freshAddress(15) });
+    const client = new Client({ interfaceName: name, baseUrl: entry.baseUrl, spec: loadSpec(name), secrets, timeoutMs: profile.probeTimeoutMs, live: false, requestsPerSecond: 0 });
+    let problem: string | undefined;
+    try {
+      problem = probe.judge(await client.send(probe.request));
+    } catch (e) {
+      problem = (e as Error).message;
+    }
+    if (problem) {
+      await closeAgents();
+      cannotRun(`target ${name} at ${entry.baseUrl} is not the API, or not ready: ${secrets.redact(problem)}`);
+    }
+  }
+  await closeAgents();
+}
 
 function list(): void {
   console.log(`profile ${profile.name} (${path.relative(process.cwd(), profile.file)}); writes ${profile.writes ? 'allowed' : 'not allowed'}`);
@@ -127,24 +233,21 @@ function list(): void {
     const spec = loadSpec(name);
     const entry = profile.interfaces[name]!;
     console.log(`\n${name}: ${entry.baseUrl ?? 'embedded reference'}`);
-    const disabledOp = (op?: Operation) => Boolean(op?.enabledBy && (entry.settings as { endpoints?: Record<string, boolean> }).endpoints?.[op.enabledBy] === false);
-    const disabled = (key: string) => disabledOp(spec.operations.find((o) => o.key === key));
+    const reasons = descriptorOf(name).notApplicable({ profile, settings: entry.settings, live: Boolean(entry.baseUrl) });
     for (const r of spec.requirements) {
       const ops = r.operations ?? [];
-      const note =
+      const why =
         r.observable === false
-          ? '  (not observable over HTTP: reported as not tested)'
-          : ops.length > 0 && ops.every(disabled)
-            ? '  (not applicable: its endpoint is disabled in the profile)'
-            : '';
-      console.log(`  ${r.id.padEnd(30)} ${r.level.padEnd(8)} ${r.text}${note}`);
+          ? 'not observable over HTTP: reported as not tested'
+          : (reasons.requirements[r.id] ?? (ops.length > 0 && ops.every((o) => reasons.operations[o]) ? reasons.operations[ops[0]] : undefined));
+      console.log(`  ${r.id.padEnd(30)} ${r.level.padEnd(8)} ${r.text}${why ? `  (${r.observable === false ? '' : 'not applicable: '}${why})` : ''}`);
     }
     for (const n of spec.notShown) console.log(`  ${n.id.padEnd(30)} ${'open'.padEnd(8)} ${n.text}  (not shown: never asserted)`);
     const writes = spec.operations.filter((op) => op.write);
     console.log(`  writes this run would send:`);
     if (writes.length === 0) console.log('    none');
     for (const op of writes) {
-      console.log(`    ${op.key}: ${op.write}: ${!profile.writes ? 'none (the profile does not allow writes)' : disabledOp(op) ? 'none (endpoint disabled in the profile)' : 'yes, a few per run'}`);
+      console.log(`    ${op.key}: ${op.write}: ${!profile.writes ? 'none (the profile does not allow writes)' : reasons.operations[op.key] ? `none (${reasons.operations[op.key]})` : 'yes, a few per run'}`);
     }
   }
 }

@@ -1,12 +1,25 @@
 /**
- * npm run reference -- <interface> [--fault NAME] [--port N] [--profile targets/x.yaml] [--list-faults]
+ * npm run reference -- <interface> [options]   (--help lists them)
  * Starts one embedded reference server on loopback, for pointing your own client at it. Ctrl-C stops it.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { references } from '../mocks/registry.ts';
-import { isInterfaceName } from '../harness/paths.ts';
 import { DEFAULT_PROFILE, loadProfile } from '../harness/profile/load.ts';
+import { INTERFACES, descriptorOf, isInterfaceName, unknownInterface } from '../harness/registry.ts';
 import { drawReferenceCredentials } from '../harness/targets.ts';
+
+const HELP = `npm run reference -- <interface> [options]
+
+Starts the embedded reference deployment of one interface on loopback and prints its URL, its credentials (made up
+for this server) and the profile settings a target profile must state to be judged against it. Ctrl-C stops it.
+Interfaces: ${INTERFACES.join(', ')}.
+
+Options:
+  --fault NAME       start it with a seeded fault (--list-faults lists them)
+  --list-faults      list the interface's seeded faults and the requirements each breaks
+  --port N           listen on this port (default: a free one)
+  --profile FILE     take the settings from this profile's entry (default targets/reference.yaml)
+  --help             this text`;
 
 function fail(reason: string): never {
   console.error(`reference: ${reason}`);
@@ -16,21 +29,27 @@ function fail(reason: string): never {
 let parsed;
 try {
   parsed = parseArgs({
-    options: { fault: { type: 'string' }, port: { type: 'string' }, profile: { type: 'string' }, 'list-faults': { type: 'boolean' } },
+    options: { fault: { type: 'string' }, port: { type: 'string' }, profile: { type: 'string' }, 'list-faults': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     allowPositionals: true,
   });
 } catch (e) {
-  fail((e as Error).message);
+  fail(`${(e as Error).message} (--help lists the options)`);
 }
 const { values, positionals } = parsed;
-const name = positionals[0];
-if (!name || !isInterfaceName(name)) fail(`name an interface: ${Object.keys(references).join(', ')}`);
-const deployment = references[name];
-if (values['list-faults']) {
-  for (const f of deployment.faults) console.log(`${f.name.padEnd(28)} ${f.description}  [${f.violates.join(', ')}]`);
+if (values.help) {
+  console.log(HELP);
   process.exit(0);
 }
-if (values.fault && !deployment.faults.some((f) => f.name === values.fault)) fail(`no fault ${values.fault}; --list-faults lists them`);
+const name = positionals[0];
+if (!name) fail(`name an interface: ${INTERFACES.join(', ')}`);
+if (!isInterfaceName(name)) fail(unknownInterface(name));
+const deployment = descriptorOf(name);
+if (values['list-faults']) {
+  for (const f of deployment.reference.faults) console.log(`${f.name.padEnd(32)} ${f.description}  [${f.violates.join(', ')}]`);
+  process.exit(0);
+}
+if (values.fault && !deployment.reference.faults.some((f) => f.name === values.fault)) fail(`no fault ${values.fault}; --list-faults lists them`);
+if (values.port !== undefined && !/^\d+$/.test(values.port)) fail(`--port ${values.port}: give a port number`);
 let profile;
 try {
   profile = loadProfile(values.profile ?? DEFAULT_PROFILE);
@@ -41,8 +60,8 @@ const entry = profile.interfaces[name];
 if (!entry) fail(`the profile ${profile.name} has no ${name} entry`);
 drawReferenceCredentials(profile, [name]);
 const secrets: Record<string, string> = {};
-for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) secrets[cred] = process.env[envVar]!;
-const server = await deployment.start({
+for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) secrets[cred] = process.env[envVar as string]!;
+const server = await deployment.reference.start({
   settings: entry.settings,
   reference: entry.reference ?? {},
   secrets,
@@ -55,9 +74,20 @@ for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) {
   // Shown once, on the terminal of the person who started it: it is this server's own, made up for this run.
   console.log(`credential ${cred} (${envVar}): ${secrets[cred]}`);
 }
+console.log(`\nTo judge it, a profile's entry (see ${path.relative(process.cwd(), profile.file)}) states:\n  ${name}:\n    baseUrl: ${server.url}\n${indent(JSON.stringify({ credentials: entry.credentials, settings: entry.settings }, null, 2))}`);
+console.log(`\nThe settings each field stands for:\n${deployment.settingsHelp}`);
 const stop = async () => {
   await server.close();
   process.exit(0);
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+
+function indent(json: string): string {
+  // YAML accepts JSON; shown as a flow mapping under the entry.
+  const o = JSON.parse(json) as Record<string, unknown>;
+  return Object.entries(o)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `    ${k}: ${JSON.stringify(v)}`)
+    .join('\n');
+}

@@ -1,86 +1,121 @@
 /**
- * npm run replay -- reports/cassettes/<interface>/<requirement>-<n>.json [--target profile.yaml] [--fault NAME | --no-fault]
- * Sends a failed check's exchanges again, to the same kind of target or another, and compares the statuses.
- * Credentials are re-inserted from the profile (the cassette holds only their names), so a replay against
- * another deployment uses that deployment's own keys. Against the embedded reference the cassette's seeded
- * fault is switched on again unless --no-fault or another --fault is given.
+ * npm run replay -- <cassette> [options]   (--help lists them)
+ * Answers "is it fixed?": judges the failed requirement of a cassette again, with the same check the suite ran, against
+ * the target the cassette records (or another profile's), into a report folder of its own.
+ * Exit 0: the target now conforms; 1: it still violates the requirement; 2: the replay cannot decide.
  */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, TargetError, closeAgents } from '../harness/http/client.ts';
-import type { Exchange } from '../harness/http/exchange.ts';
-import { ENV } from '../harness/options.ts';
-import { isInterfaceName } from '../harness/paths.ts';
-import { DEFAULT_PROFILE, loadProfile } from '../harness/profile/load.ts';
-import { loadSpec } from '../harness/spec/load.ts';
-import { drawReferenceCredentials, missingCredentials, secretsFor, startReferences } from '../harness/targets.ts';
+import { ROOT } from '../harness/paths.ts';
+import { loadProfile } from '../harness/profile/load.ts';
+import { isInterfaceName } from '../harness/registry.ts';
+import type { Cassette } from '../harness/reporter/cassette.ts';
+import { RUNS_DIR } from '../harness/reporter/run-dir.ts';
+import type { RunSummary } from '../harness/reporter/summary.ts';
 
-function fail(reason: string): never {
-  console.error(`replay: ${reason}`);
+const HELP = `npm run replay -- <cassette.json> [options]
+
+Judges the requirement a cassette failed again, with the same check (and, for a property, the same shrunk case) the
+suite ran, against the target the cassette records, and says whether the target now conforms. The reports of the
+replay go to a folder of their own: the report the cassette comes from is never overwritten.
+
+Options:
+  --target FILE     judge another target: this profile instead of the one the cassette records
+  --fault NAME      against the embedded reference: start it with this seeded fault instead of the recorded one
+  --no-fault        against the embedded reference: start it without the recorded fault
+  --out DIR         write the replay's reports here (default reports/runs/<time>-<run id>)
+  --help            this text
+
+Exit codes: 0 the target now conforms to the requirement; 1 it still violates it; 2 the replay cannot decide (the
+target is down or not the API, the check could not run, the requirement was not tested).`;
+
+function cannot(reason: string): never {
+  console.error(`replay: cannot decide: ${reason}`);
   process.exit(2);
 }
 
 let parsed;
 try {
-  parsed = parseArgs({ options: { target: { type: 'string' }, fault: { type: 'string' }, 'no-fault': { type: 'boolean' } }, allowPositionals: true });
+  parsed = parseArgs({
+    options: { target: { type: 'string' }, fault: { type: 'string' }, 'no-fault': { type: 'boolean' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+  });
 } catch (e) {
-  fail((e as Error).message);
+  cannot(`${(e as Error).message} (--help lists the options)`);
 }
 const { values, positionals } = parsed;
-if (positionals.length !== 1) fail('name one cassette file');
-let cassette: { interface: string; requirement: string; test: string; fault?: string; exchanges: Exchange[] };
-try {
-  cassette = JSON.parse(readFileSync(positionals[0], 'utf8'));
-} catch (e) {
-  fail(`${positionals[0]}: ${(e as Error).message}`);
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
 }
-const name = cassette.interface;
-if (!isInterfaceName(name)) fail(`${positionals[0]}: unknown interface ${name}`);
+if (positionals.length !== 1) cannot('name one cassette file (--help)');
+let cassette: Cassette;
+try {
+  cassette = JSON.parse(readFileSync(positionals[0], 'utf8')) as Cassette;
+} catch (e) {
+  cannot(`${positionals[0]}: ${(e as Error).message}`);
+}
+if (!cassette.target || !cassette.replay) cannot(`${positionals[0]}: not a cassette of this harness version (no target or replay command)`);
+if (!isInterfaceName(cassette.interface)) cannot(`${positionals[0]}: unknown interface ${cassette.interface}`);
+
+const profileFile = path.resolve(ROOT, values.target ?? cassette.target.profileFile);
+if (!existsSync(profileFile)) cannot(`the profile the cassette records (${cassette.target.profileFile}) is not here: give --target`);
 let profile;
 try {
-  profile = loadProfile(values.target ?? process.env[ENV.profile] ?? DEFAULT_PROFILE);
+  profile = loadProfile(profileFile);
 } catch (e) {
-  fail((e as Error).message);
+  cannot((e as Error).message);
 }
-if (!profile.interfaces[name]) fail(`the profile ${profile.name} has no ${name} entry`);
-const missing = missingCredentials(profile, [name]);
-if (missing.length) fail(missing.join('; '));
-const fault = values['no-fault'] ? undefined : (values.fault ?? cassette.fault);
-if (fault) process.env[ENV.fault] = `${name}:${fault}`;
-drawReferenceCredentials(profile, [name]);
-const { targets, stop } = await startReferences(profile, [name]);
-const target = targets[0];
-const secrets = secretsFor(profile, name);
-const client = new Client({
-  interfaceName: name,
-  baseUrl: target.baseUrl,
-  spec: loadSpec(name),
-  secrets,
-  timeoutMs: profile.requestTimeoutMs ?? 5000,
-  live: !target.reference,
-  requestsPerSecond: profile.requestsPerSecond ?? 0,
-});
+const entry = profile.interfaces[cassette.interface];
+if (!entry) cannot(`the profile ${profile.name} has no ${cassette.interface} entry`);
+if (!values.target && entry.baseUrl && entry.baseUrl !== cassette.target.baseUrl) {
+  console.log(`replay: note: the profile now names ${entry.baseUrl}; the cassette was recorded against ${cassette.target.baseUrl}`);
+}
 
-console.log(`replaying ${cassette.exchanges.length} exchanges of ${cassette.requirement} (${cassette.test}) against ${target.baseUrl}${target.reference ? ` (embedded reference${fault ? `, fault ${fault}` : ''})` : ''}`);
-let differ = 0;
-for (const [i, ex] of cassette.exchanges.entries()) {
-  if (JSON.stringify(ex.request).includes('{{redacted}}')) console.log(`  #${i + 1}: a header held an unknown credential; it is sent as the literal {{redacted}}`);
-  const url = new URL(secrets.expand(ex.request.url));
-  const headers: Record<string, string> = {};
-  for (const [k, v] of ex.request.headers) headers[k] = secrets.expand(v);
-  try {
-    const r = await client.send({ method: ex.request.method, path: url.pathname + url.search, headers, body: ex.request.body === undefined ? undefined : secrets.expand(ex.request.body), unpaced: true, provokesLimit: true });
-    const was = ex.response?.status ?? `no answer (${ex.error})`;
-    const same = r.status === ex.response?.status;
-    if (!same) differ++;
-    console.log(`  #${i + 1} ${ex.request.method} ${url.pathname}: recorded ${was}, now ${r.status}${same ? '' : '  <- differs'}${r.exchange.problems ? `; spec problems: ${secrets.redact([...r.exchange.problems.schema, ...r.exchange.problems.contentType, ...r.exchange.problems.headers].join('; '))}` : ''}`);
-  } catch (e) {
-    differ++;
-    console.log(`  #${i + 1} ${ex.request.method} ${url.pathname}: ${secrets.redact(e instanceof TargetError ? (e.exchange.error ?? '') : (e as Error).message)}`);
-  }
+// The suite's own replay command, with the target, the fault and the report folder of this replay.
+const recorded = splitCommand(cassette.replay);
+const args = keep(recorded, ['--interfaces', '--seed', '--grep', '--replay', '--depth']);
+args.push('--target', profileFile);
+const fault = values['no-fault'] ? undefined : (values.fault ?? (values.target ? undefined : cassette.target.fault));
+if (fault && !entry.baseUrl) args.push('--fault', `${cassette.interface}:${fault}`);
+const out = path.resolve(values.out ?? path.join(RUNS_DIR, `replay-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`));
+args.push('--out', out, '--quiet');
+
+console.log(`replay: judging ${cassette.requirement} (${cassette.test}) again against ${entry.baseUrl ?? `the embedded reference${fault ? ` with fault ${fault}` : ''}`}`);
+const code = await new Promise<number>((resolve) => {
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  child.on('exit', (c) => resolve(c ?? 2));
+});
+const summaryFile = path.join(out, 'summary.json');
+if (!existsSync(summaryFile)) cannot(`the check did not run (conformance exit ${code})`);
+const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
+const result = summary.interfaces.flatMap((i) => i.requirements).find((r) => r.id === cassette.requirement);
+const where = `report: ${path.relative(process.cwd(), path.join(out, 'conformance', 'index.html'))}`;
+switch (result?.status) {
+  case 'passed':
+    console.log(`replay: ${cassette.requirement} now passes: the target conforms (${where})`);
+    process.exit(0);
+  case 'failed':
+    console.log(`replay: ${cassette.requirement} still fails: ${(result.message ?? '').split('\n')[0]} (${where})`);
+    process.exit(1);
+  default:
+    cannot(`${cassette.requirement} is ${result?.status ?? 'missing from the run'}${result?.message ? `: ${result.message.split('\n')[0]}` : ''} (${where})`);
 }
-await stop();
-await closeAgents();
-console.log(differ ? `${differ} of ${cassette.exchanges.length} answers differ from the recording` : 'every answer has the recorded status');
-process.exit(differ ? 1 : 0);
+
+/** Splits a command the harness printed (words quoted for a POSIX shell by shellQuote). */
+function splitCommand(cmd: string): string[] {
+  const words: string[] = [];
+  const re = /'((?:[^']|'\\'')*)'|(\S+)/g;
+  for (let m = re.exec(cmd); m; m = re.exec(cmd)) words.push(m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]);
+  return words;
+}
+
+/** The options (with their values) of a recorded command that a replay keeps. */
+function keep(words: string[], names: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) if (names.includes(words[i]) && i + 1 < words.length) out.push(words[i], words[++i]);
+  return out;
+}
+

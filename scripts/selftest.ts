@@ -11,8 +11,9 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { references, type Fault } from '../mocks/registry.ts';
-import { INTERFACES, ROOT } from '../harness/paths.ts';
+import type { Fault } from '../mocks/types.ts';
+import { ROOT } from '../harness/paths.ts';
+import { INTERFACES, REGISTRY } from '../harness/registry.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 
@@ -40,7 +41,7 @@ const failedIds = (s: RunSummary) => s.interfaces.flatMap((i) => i.requirements.
 // A check that cannot fail is a defect: every requirement a test claims (its tags) is named by a seeded fault,
 // except advisories, which never fail: the default configuration must show them flagged instead.
 const claimed = claimedRequirements();
-const proven = new Set(Object.values(references).flatMap((d) => d.faults.flatMap((f) => f.violates)));
+const proven = new Set(REGISTRY.flatMap((d) => d.reference.faults.flatMap((f) => f.violates)));
 const advisories = INTERFACES.flatMap((name) => loadSpec(name).requirements.filter((r) => r.level === 'advisory' && claimed.includes(r.id)).map((r) => r.id));
 const unproven = claimed.filter((id) => !proven.has(id) && !advisories.includes(id));
 console.log(unproven.length ? `FAIL claimed by a test but named by no seeded fault: ${unproven.join(', ')}` : `ok   each of the ${claimed.length} requirements the suites claim is named by a seeded fault (advisories: shown flagged)`);
@@ -73,8 +74,8 @@ for (const v of validConfigurations) {
     },
   });
 }
-for (const [interfaceName, deployment] of Object.entries(references)) {
-  for (const fault of deployment.faults) runs.push(faultRun(interfaceName, fault));
+for (const d of REGISTRY) {
+  for (const fault of d.reference.faults) runs.push(faultRun(d.name, fault));
 }
 
 function faultRun(interfaceName: string, fault: Fault): Run {

@@ -3,7 +3,8 @@ import { Agent, request as undiciRequest } from 'undici';
 import type { Secrets } from '../secrets.ts';
 import type { LoadedSpec } from '../spec/types.ts';
 import { matchOperation } from '../spec/load.ts';
-import { checkResponse } from '../validation/responses.ts';
+import type { Operation } from '../spec/types.ts';
+import { checkResponse, checksApplied } from '../validation/responses.ts';
 import { cut, type Exchange } from './exchange.ts';
 import { Pacer } from './pacing.ts';
 import { GIVE_UP_AFTER, Silence } from './silence.ts';
@@ -37,11 +38,38 @@ export interface Reply<T = any> {
   exchange: Exchange;
 }
 
-/** The target did not answer, or answered something that is not HTTP. The exchange is the evidence. */
+/**
+ * The target did not answer, or answered something that is not HTTP. The exchange is the evidence, but only against
+ * the requirement the request was testing, and only while the target answers other requests (see `stillAnswers`).
+ * `given-up`: not sent at all, because the target had stopped answering (an outage, never the request's fault).
+ */
 export class TargetError extends Error {
-  constructor(message: string, readonly exchange: Exchange) {
+  constructor(
+    message: string,
+    readonly exchange: Exchange,
+    readonly kind: 'no-answer' | 'broken' | 'given-up',
+  ) {
     super(message);
   }
+}
+
+/** The harness could not send what it built (a header value undici refuses, say): the harness's trouble, not the target's. */
+export class HarnessError extends Error {}
+
+/** undici's own refusals of a request before anything reached the wire. */
+const HARNESS_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE', 'ERR_INVALID_URL', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_CHAR']);
+
+/** A harmless documented request of the interface, and whether an answer to it is the API answering normally. */
+export interface HealthCheck {
+  request: RequestSpec;
+  ok(reply: Reply): boolean;
+}
+
+/** The base URL's path with the request's path under it: a gateway prefix ("/gateway") is kept in every request. */
+export function targetUrl(baseUrl: string, path: string): URL {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return new URL(`${base.origin}${prefix}${path.startsWith('/') ? path : `/${path}`}`);
 }
 
 export interface ClientOptions {
@@ -56,6 +84,10 @@ export interface ClientOptions {
   /** Share of the profile's rate this process may use (the rate is split between parallel workers). */
   rateShare?: number;
   onExchange?: (ex: Exchange) => void;
+  /** Called for every 2xx answer to an operation the spec marks as a write (x-write), whatever check sent it. */
+  onWrite?: (op: Operation, ex: Exchange) => void;
+  /** How to tell an outage from one request's trouble. */
+  health?: HealthCheck;
 }
 
 const silence = new Silence();
@@ -83,6 +115,8 @@ export async function closeAgents(): Promise<void> {
  */
 export class Client {
   private readonly pacer: Pacer;
+  private healthAt = 0;
+  private healthy = true;
 
   constructor(readonly options: ClientOptions) {
     const rate = options.live ? options.requestsPerSecond * (options.rateShare ?? 1) : 0;
@@ -108,11 +142,37 @@ export class Client {
     return reply;
   }
 
+  /**
+   * Whether the target still answers a harmless documented request normally. A request that got no answer is evidence
+   * against what it was testing only when this holds; otherwise the target is down and the check is inconclusive.
+   */
+  async stillAnswers(): Promise<boolean> {
+    const origin = new URL(this.options.baseUrl).origin;
+    if (silence.count(origin) >= GIVE_UP_AFTER) return false;
+    const health = this.options.health;
+    if (!health) return true;
+    // Asked after every transport error: one look a second is enough.
+    if (performance.now() - this.healthAt < 1000) return this.healthy;
+    try {
+      this.healthy = health.ok(await this.once({ ...health.request, label: 'is the target still answering?' }));
+    } catch {
+      this.healthy = false;
+    }
+    this.healthAt = performance.now();
+    return this.healthy;
+  }
+
   private async once<T>(spec: RequestSpec): Promise<Reply<T>> {
     const { secrets, timeoutMs } = this.options;
-    const parsedUrl = new URL(spec.path, this.options.baseUrl);
+    let parsedUrl: URL;
+    try {
+      parsedUrl = targetUrl(this.options.baseUrl, spec.path);
+    } catch (e) {
+      throw new HarnessError(`harness: cannot build a URL from ${this.options.baseUrl} and ${spec.path}: ${(e as Error).message}`);
+    }
     const url = parsedUrl.toString();
-    const pathname = parsedUrl.pathname;
+    // The spec's path, without the base URL's prefix.
+    const pathname = spec.path.split('?')[0];
     const origin = parsedUrl.origin;
     const headers: Record<string, string> = {};
     let body = spec.body;
@@ -130,13 +190,14 @@ export class Client {
       startedAt: Date.now(),
       durationMs: 0,
     };
-    if (this.options.spec) exchange.operation = matchOperation(this.options.spec, spec.method, pathname).op?.key;
+    const op = this.options.spec ? matchOperation(this.options.spec, spec.method, pathname).op : undefined;
+    exchange.operation = op?.key;
 
     const silent = silence.count(origin);
     if (silent >= GIVE_UP_AFTER) {
       exchange.error = `not sent: the target stopped answering (the last ${silent} requests got no answer within ${timeoutMs} ms)`;
       this.options.onExchange?.(exchange);
-      throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange);
+      throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange, 'given-up');
     }
     if (!spec.unpaced && this.pacer.active) await this.pacer.wait();
 
@@ -164,17 +225,22 @@ export class Client {
         if (p.schema.length || p.contentType.length || p.headers.length) {
           exchange.problems = { schema: p.schema, contentType: p.contentType, headers: p.headers };
         }
+        if (p.documented) exchange.checked = checksApplied(this.options.spec, spec.method, pathname, res.statusCode);
       }
       this.options.onExchange?.(exchange);
+      if (op?.write && res.statusCode >= 200 && res.statusCode < 300) this.options.onWrite?.(op, exchange);
       return { status: res.statusCode, headers: flatHeaders, text, json: json as T | undefined, sentAt, receivedAt, exchange };
     } catch (e) {
       const err = e as Error & { code?: string };
+      if (HARNESS_CODES.has(err.code ?? '') || err.name === 'InvalidArgumentError') {
+        throw new HarnessError(secrets.redact(`harness: undici refused to send ${spec.method} ${url} as built (${err.code ?? err.name}: ${err.message})`));
+      }
       const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '') || /timeout/i.test(err.message);
       if (timedOut) silence.timedOut(origin);
       exchange.durationMs = Math.round((performance.now() - sentAt) * 10) / 10;
       exchange.error = timedOut ? `no answer within ${timeoutMs} ms` : `${err.code ?? err.name}: ${err.message}`;
       this.options.onExchange?.(exchange);
-      throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange);
+      throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange, timedOut ? 'no-answer' : 'broken');
     }
   }
 }

@@ -16,6 +16,8 @@ export interface Exchange {
   durationMs: number;
   /** What the spec says is wrong with the response, by generic requirement. */
   problems?: { schema: string[]; contentType: string[]; headers: string[] };
+  /** The generic checks the response could be held to (its status is documented with a schema, a media type, headers). */
+  checked?: { schema: boolean; contentType: boolean; headers: boolean };
 }
 
 export const EVIDENCE_BODY_LIMIT = 8192;

@@ -1,75 +1,9 @@
+import { REGISTRY } from '../registry.ts';
+
 /**
- * JSON Schema of a target profile. Settings an interface document makes configurable live under
- * `interfaces.<name>.settings`; `reference` marks an interface served by the embedded reference.
+ * JSON Schema of a target profile. Each interface's section (`interfaces.<name>`) comes from its descriptor: the
+ * settings its document makes configurable, `baseUrl` for a live deployment or `reference` for the embedded one.
  */
-const envName = { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'name of an environment variable' };
-
-const bridge = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['settings'],
-  properties: {
-    baseUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
-    reference: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        game: { type: 'string' },
-        version: { type: 'string' },
-        checkOrder: { type: 'array', items: { enum: ['auth', 'method', 'enabled'] }, minItems: 3, maxItems: 3, uniqueItems: true },
-        bodyFirst: { type: 'boolean' },
-        writeTripwire: { type: 'boolean' },
-      },
-    },
-    credentials: { type: 'object', additionalProperties: false, required: ['authKey'], properties: { authKey: envName } },
-    settings: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['maxList', 'endpoints'],
-      properties: {
-        maxList: { type: 'integer', minimum: 0 },
-        endpoints: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['log', 'status', 'players', 'info'],
-          properties: { log: { type: 'boolean' }, status: { type: 'boolean' }, players: { type: 'boolean' }, info: { type: 'boolean' } },
-        },
-        platform: { type: 'string', minLength: 1 },
-        onlinePlayers: { type: 'integer', minimum: 0 },
-      },
-    },
-  },
-  oneOf: [{ required: ['baseUrl'] }, { required: ['reference'] }],
-};
-
-const chat = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['settings'],
-  properties: {
-    baseUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
-    reference: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { cleanupIntervalMs: { type: 'integer', minimum: 1 } },
-    },
-    credentials: { type: 'object', additionalProperties: envName },
-    settings: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['windowMs', 'maxRequests'],
-      properties: {
-        windowMs: { type: 'integer', minimum: 1 },
-        maxRequests: { type: 'integer', minimum: 1 },
-        instances: { type: 'integer', minimum: 1, default: 1 },
-        clientAddressesPreserved: { type: 'boolean', default: true },
-        developmentMode: { type: 'boolean', default: false },
-      },
-    },
-  },
-  oneOf: [{ required: ['baseUrl'] }, { required: ['reference'] }],
-};
-
 export const profileSchema = {
   $id: 'target-profile',
   type: 'object',
@@ -82,11 +16,12 @@ export const profileSchema = {
     requestsPerSecond: { type: 'number', minimum: 0, default: 0, description: 'pacing against live targets; 0 = unpaced' },
     requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
     probeTimeoutMs: { type: 'integer', minimum: 100, maximum: 60000, default: 5000 },
+    maxRunMinutes: { type: 'number', exclusiveMinimum: 0, description: 'refuse to start a run whose planned work cannot fit in this many minutes' },
     interfaces: {
       type: 'object',
       additionalProperties: false,
       minProperties: 1,
-      properties: { 'game-bridge': bridge, chat },
+      properties: Object.fromEntries(REGISTRY.map((d) => [d.name, d.profileSchema])),
     },
   },
 } as const;

@@ -29,6 +29,7 @@ export interface Profile {
   requestsPerSecond: number;
   requestTimeoutMs: number;
   probeTimeoutMs: number;
+  maxRunMinutes?: number;
   interfaces: {
     'game-bridge'?: InterfaceProfile<BridgeSettings>;
     chat?: InterfaceProfile<ChatSettings>;

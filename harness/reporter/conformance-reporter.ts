@@ -1,16 +1,22 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { COUNTED_FAILURES } from '../counted.ts';
 import { ENV } from '../options.ts';
-import { REPORTS_DIR, ROOT, isInterfaceName } from '../paths.ts';
+import { REPORTS_DIR, ROOT } from '../paths.ts';
 import { loadProfile } from '../profile/load.ts';
+import type { Profile } from '../profile/types.ts';
+import { isInterfaceName } from '../registry.ts';
 import { replayCommand } from '../replay-command.ts';
 import { loadSpec } from '../spec/load.ts';
 import { publishedTargets, secretsFor, type Target } from '../targets.ts';
 import { ANNOTATION, type Evidence, type Verdict } from '../verdicts.ts';
+import type { WriteRecord } from '../writes.ts';
+import { CASSETTE_SCHEMA_VERSION, type Cassette } from './cassette.ts';
 import { renderHtml } from './html.ts';
-import { countedFailures, mergeStatus, totalsOf, type InterfaceResult, type RequirementResult, type RunSummary } from './summary.ts';
+import { renderRequirementsJunit } from './junit.ts';
+import { SUMMARY_SCHEMA_VERSION, countedFailures, countedInconclusive, exitCodeOf, isCounted, mergeStatus, totalsOf, type Cause, type InterfaceResult, type RequirementResult, type RunSummary } from './summary.ts';
 
 interface Collected {
   interfaceName: string;
@@ -19,15 +25,19 @@ interface Collected {
   evidence?: Evidence;
 }
 
+const stripColours = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+
 /**
  * Turns the verdicts that the suites record (annotations) and their evidence (attachments) into the conformance
- * report: HTML for people, summary.json for machines, one cassette per failed check for replays.
+ * report: HTML for people, summary.json and a JUnit file with one test case per requirement for machines, one
+ * cassette per failure for replays.
  */
 export default class ConformanceReporter implements Reporter {
   private readonly started = new Date();
   private readonly collected: Collected[] = [];
   private readonly notes: string[] = [];
-  private readonly writes: unknown[] = [];
+  private readonly writes: WriteRecord[] = [];
+  private readonly properties: RunSummary['properties'] = [];
   private readonly broken: Array<{ test: string; error: string }> = [];
   private readonly timing: RunSummary['timing'] = [];
 
@@ -44,23 +54,32 @@ export default class ConformanceReporter implements Reporter {
     const annotations = result.annotations?.length ? result.annotations : test.annotations;
     const verdicts: Verdict[] = [];
     for (const a of annotations) {
-      if (a.type === ANNOTATION.verdict && a.description) verdicts.push(JSON.parse(a.description) as Verdict);
-      if (a.type === ANNOTATION.note && a.description) this.notes.push(`${interfaceName}: ${a.description}`);
-      if (a.type === ANNOTATION.write && a.description) this.writes.push(JSON.parse(a.description));
+      if (!a.description) continue;
+      if (a.type === ANNOTATION.verdict) verdicts.push(JSON.parse(a.description) as Verdict);
+      if (a.type === ANNOTATION.note) this.notes.push(`${interfaceName}: ${a.description}`);
+      if (a.type === ANNOTATION.write) this.writes.push(JSON.parse(a.description) as WriteRecord);
+      if (a.type === ANNOTATION.cases) this.properties.push({ interfaceName, test: title, ...(JSON.parse(a.description) as { property: string; runs: number }) });
     }
     const attachments = new Map(result.attachments.filter((a) => a.body).map((a) => [a.name, a.body!.toString('utf8')]));
     for (const v of verdicts) {
       const raw = v.evidence ? attachments.get(v.evidence) : undefined;
       this.collected.push({ interfaceName, test: title, verdict: v, evidence: raw ? (JSON.parse(raw) as Evidence) : undefined });
     }
-    const failedWithoutVerdict = (result.status === 'failed' || result.status === 'timedOut' || result.status === 'interrupted') && !verdicts.some((v) => v.status === 'failed');
-    if (failedWithoutVerdict) {
-      // A check that broke before it could judge must not read as a pass: its claimed requirements fail with the error.
-      const error = (result.errors.map((e) => e.message ?? '').join('\n') || result.status).replace(/\u001b\[[0-9;]*m/g, '').slice(0, 2000);
-      this.broken.push({ test: `${interfaceName} › ${title}`, error });
-      for (const tag of test.tags) {
-        const id = tag.replace(/^@/, '');
-        this.collected.push({ interfaceName, test: title, verdict: { id, status: 'failed', message: `the check broke: ${error}` } });
+    // A test that broke, ran out of time or was interrupted before judging what it claims: those requirements are
+    // inconclusive (the harness's or the environment's trouble), never failed.
+    if (result.status === 'failed' || result.status === 'timedOut' || result.status === 'interrupted') {
+      const cause =
+        result.status === 'timedOut'
+          ? `the test ran out of its time limit (${Math.round(test.timeout / 1000)} s) before deciding`
+          : result.status === 'interrupted'
+            ? 'the run was interrupted before the test decided'
+            : `the check broke: ${stripColours(result.errors.map((e) => e.message ?? '').filter((m) => !m.includes(COUNTED_FAILURES)).join('\n')).slice(0, 2000)}`;
+      // The test's own end for counted failures is not trouble; any other error is.
+      const troubled = result.status !== 'failed' || result.errors.some((e) => !stripColours(e.message ?? '').includes(COUNTED_FAILURES));
+      if (troubled) {
+        const undecided = test.tags.map((t) => t.replace(/^@/, '')).filter((id) => !verdicts.some((v) => v.id === id));
+        this.broken.push({ test: `${interfaceName} › ${title}`, error: cause });
+        for (const id of undecided) this.collected.push({ interfaceName, test: title, verdict: { id, status: 'inconclusive', message: cause } });
       }
     }
     const planned = annotations.find((a) => a.type === ANNOTATION.plannedWait)?.description;
@@ -69,7 +88,7 @@ export default class ConformanceReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<void> {
     const finished = new Date();
-    let profile: ReturnType<typeof loadProfile>;
+    let profile: Profile;
     try {
       profile = loadProfile();
     } catch {
@@ -82,13 +101,11 @@ export default class ConformanceReporter implements Reporter {
       /* global setup did not run: no target was started */
     }
     const strict = Boolean(process.env[ENV.strict]);
-    rmSync(path.join(REPORTS_DIR, 'cassettes'), { recursive: true, force: true });
-    const interfaces: InterfaceResult[] = [];
-    for (const target of targets) {
-      interfaces.push(this.interfaceResult(target, profile));
-    }
-    const failedCounted = countedFailures(interfaces, strict);
+    const interfaces = targets.map((t) => this.interfaceResult(t, profile, strict));
+    const exit = exitCodeOf(interfaces, strict, result.status === 'interrupted');
     const summary: RunSummary = {
+      schemaVersion: SUMMARY_SCHEMA_VERSION,
+      runId: process.env[ENV.runId] ?? '',
       harness: harnessVersion(),
       startedAt: this.started.toISOString(),
       finishedAt: finished.toISOString(),
@@ -98,41 +115,69 @@ export default class ConformanceReporter implements Reporter {
       depth: process.env[ENV.depth] || 'default',
       strict,
       fault: process.env[ENV.fault] || undefined,
+      grep: process.env[ENV.grep] || undefined,
       interfaces,
       notes: [...new Set(this.notes)],
       writes: this.writes,
-      failedCounted,
-      verdict: failedCounted.length > 0 || this.broken.length > 0 || result.status === 'interrupted' ? 'failed' : 'passed',
+      properties: this.properties,
+      failedCounted: countedFailures(interfaces, strict),
+      inconclusiveCounted: countedInconclusive(interfaces, strict),
+      exitCode: exit.code,
+      exitReason: exit.reason,
+      verdict: exit.code === 0 ? 'passed' : exit.code === 1 ? 'failed' : 'inconclusive',
       brokenTests: this.broken,
       timing: this.timing,
     };
     mkdirSync(path.join(REPORTS_DIR, 'conformance'), { recursive: true });
     writeFileSync(path.join(REPORTS_DIR, 'summary.json'), JSON.stringify(summary, null, 2));
     writeFileSync(path.join(REPORTS_DIR, 'conformance', 'index.html'), renderHtml(summary));
+    writeFileSync(path.join(REPORTS_DIR, 'junit-requirements.xml'), renderRequirementsJunit(summary));
   }
 
-  private interfaceResult(target: Target, profile: ReturnType<typeof loadProfile>): InterfaceResult {
+  private interfaceResult(target: Target, profile: Profile, strict: boolean): InterfaceResult {
     const spec = loadSpec(target.interfaceName);
     const secrets = secretsFor(profile, target.interfaceName);
     const mine = this.collected.filter((c) => c.interfaceName === target.interfaceName);
-    let cassetteNo = 0;
+    const causes = new Map<string, Cause>();
+    const failedIds = new Set(mine.filter((c) => c.verdict.status === 'failed').map((c) => c.verdict.id));
+
+    // One cause per piece of evidence: the same exchanges (or counterexample) failing several requirements are shown once.
+    const causeOf = (e: Collected): Cause => {
+      const key = evidenceKey(e);
+      let cause = causes.get(key);
+      if (!cause) {
+        const replay = e.evidence?.property?.replay ?? replayCommand({ interfaceName: target.interfaceName, testTitle: e.test });
+        cause = {
+          id: `${target.interfaceName}-cause-${causes.size + 1}`,
+          requirement: e.evidence?.requirement ?? e.verdict.id,
+          touches: [],
+          test: e.test,
+          message: secrets.redact(e.evidence?.message ?? e.verdict.message ?? ''),
+          expected: e.evidence?.expected,
+          exchanges: e.evidence?.exchanges ?? [],
+          replay,
+        };
+        if (cause.exchanges.length) cause.cassette = this.writeCassette(cause, target, profile, secrets.redact.bind(secrets));
+        causes.set(key, cause);
+      }
+      if (!cause.touches.includes(e.verdict.id)) cause.touches.push(e.verdict.id);
+      return cause;
+    };
+
     const requirements: RequirementResult[] = spec.requirements.map((req) => {
       const entries = mine.filter((c) => c.verdict.id === req.id);
-      const status = mergeStatus(entries.map((e) => e.verdict));
+      const status = req.observable === false && entries.length === 0 ? 'not-tested' : mergeStatus(entries.map((e) => e.verdict));
       const failures = entries
         .filter((e) => e.verdict.status === 'failed')
         .map((e) => {
-          const replay = e.evidence?.property?.replay ?? replayCommand({ interfaceName: target.interfaceName, testTitle: e.test });
-          let cassette: string | undefined;
-          if (e.evidence?.exchanges.length) {
-            cassette = path.join('cassettes', target.interfaceName, `${req.id}-${++cassetteNo}.json`);
-            mkdirSync(path.dirname(path.join(REPORTS_DIR, cassette)), { recursive: true });
-            const body = { interface: target.interfaceName, requirement: req.id, test: e.test, fault: target.fault, replay, exchanges: e.evidence.exchanges };
-            writeFileSync(path.join(REPORTS_DIR, cassette), secrets.redact(JSON.stringify(body, null, 2)));
-          }
-          return { test: e.test, message: secrets.redact(e.verdict.message ?? ''), evidence: e.evidence, replay, cassette };
+          const cause = causeOf(e);
+          return { test: e.test, message: secrets.redact(e.verdict.message ?? ''), evidence: e.evidence, replay: cause.replay, cassette: cause.cassette, cause: cause.id };
         });
+      const knockOnOf = [...new Set(entries.filter((e) => e.verdict.status === 'failed').flatMap((e) => e.verdict.knockOnOf ?? []))].filter((id) => failedIds.has(id) && id !== req.id);
       const first = entries.find((e) => e.verdict.status === status && e.verdict.message);
+      const message =
+        first?.verdict.message ??
+        (req.observable === false ? `not observable over HTTP: ${req.why ?? ''}` : entries.length === 0 ? 'no test of this run checks it' : undefined);
       return {
         id: req.id,
         level: req.level,
@@ -141,24 +186,58 @@ export default class ConformanceReporter implements Reporter {
         generic: Boolean(req.generic),
         observable: req.observable !== false,
         status,
-        message: first?.verdict.message ?? (req.observable === false ? `not observable over HTTP: ${req.why ?? ''}` : undefined),
+        counted: isCounted(req.level, strict),
+        message: message === undefined ? undefined : secrets.redact(message),
         tests: [...new Set(entries.map((e) => e.test))],
+        causes: [...new Set(failures.map((f) => f.cause))],
+        ...(status === 'failed' && knockOnOf.length ? { knockOnOf } : {}),
         failures,
       };
     });
-    const documentReqs = requirements.filter((r) => !r.generic);
-    const exercised = documentReqs.filter((r) => r.status !== 'not-tested').length;
+    const documentReqs = requirements.filter((r) => !r.generic && r.observable && r.status !== 'not-applicable');
+    const judged = documentReqs.filter((r) => r.status === 'passed' || r.status === 'failed' || r.status === 'flagged').length;
     return {
       name: target.interfaceName,
       title: spec.title,
       spec: { file: spec.file, sha256: spec.sha256, document: spec.document, section: spec.section },
       target: { baseUrl: target.baseUrl, reference: target.reference, fault: target.fault },
       requirements,
+      causes: [...causes.values()],
       notShown: spec.notShown,
       totals: totalsOf(requirements),
-      exercised: { documentRequirements: documentReqs.length, exercised, share: documentReqs.length ? exercised / documentReqs.length : 0 },
+      exercised: { applicable: documentReqs.length, judged, share: documentReqs.length ? judged / documentReqs.length : 0 },
     };
   }
+
+  private cassettes = 0;
+
+  /** The exchanges of one cause, with the target and the command that judges it again (never a secret). */
+  private writeCassette(cause: Cause, target: Target, profile: Profile, redact: (s: string) => string): string {
+    const file = path.join('cassettes', target.interfaceName, `${cause.requirement}-${++this.cassettes}.json`);
+    const body: Cassette = {
+      schemaVersion: CASSETTE_SCHEMA_VERSION,
+      interface: target.interfaceName,
+      requirement: cause.requirement,
+      touches: cause.touches,
+      test: cause.test,
+      target: { profile: profile.name, profileFile: path.relative(ROOT, profile.file), baseUrl: target.baseUrl, reference: target.reference, fault: target.fault },
+      seed: Number(process.env[ENV.seed]),
+      depth: process.env[ENV.depth] || 'default',
+      replay: cause.replay,
+      exchanges: cause.exchanges,
+    };
+    mkdirSync(path.dirname(path.join(REPORTS_DIR, file)), { recursive: true });
+    writeFileSync(path.join(REPORTS_DIR, file), redact(JSON.stringify(body, null, 2)));
+    return file;
+  }
+}
+
+/** Evidence is one cause when it holds the same exchanges (a counterexample is identified by its property case). */
+function evidenceKey(e: Collected): string {
+  const ev = e.evidence;
+  if (!ev) return `${e.test} ${e.verdict.id} ${e.verdict.message ?? ''}`;
+  if (ev.exchanges.length === 0) return `${e.test} ${ev.message}`;
+  return ev.exchanges.map((x) => `${x.request.method} ${x.request.url} ${x.startedAt}`).join('|');
 }
 
 function harnessVersion(): RunSummary['harness'] {

@@ -1,5 +1,6 @@
 import type { Exchange } from '../http/exchange.ts';
-import type { InterfaceResult, RequirementResult, RunSummary } from './summary.ts';
+import type { WriteRecord } from '../writes.ts';
+import type { Cause, InterfaceResult, RequirementResult, RunSummary } from './summary.ts';
 
 const esc = (s: unknown): string =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -7,10 +8,13 @@ const esc = (s: unknown): string =>
 const LABEL: Record<string, string> = {
   passed: 'passed',
   failed: 'failed',
+  inconclusive: 'inconclusive',
   'not-applicable': 'not applicable',
   flagged: 'flagged',
   'not-tested': 'not tested',
 };
+
+const HEADLINE: Record<RunSummary['verdict'], string> = { passed: 'Run passed', failed: 'Run failed', inconclusive: 'Run inconclusive' };
 
 /** The conformance report: one self-contained page, readable without a server or a script. */
 export function renderHtml(s: RunSummary): string {
@@ -21,46 +25,62 @@ export function renderHtml(s: RunSummary): string {
 <body>
 <header>
 <h1>Conformance report</h1>
-<p class="verdict ${s.verdict}" data-testid="run-verdict">Run ${s.verdict === 'passed' ? 'passed' : 'failed'}${s.failedCounted.length ? `: ${s.failedCounted.length} requirement${s.failedCounted.length > 1 ? 's' : ''} counted as failed (${esc(s.failedCounted.join(', '))})` : ''}</p>
+<p class="verdict ${s.verdict}" data-testid="run-verdict">${HEADLINE[s.verdict]} (exit ${s.exitCode}): ${esc(s.exitReason)}</p>
 <dl class="meta">
 <dt>Harness</dt><dd>${esc(s.harness.name)} ${esc(s.harness.version)}${s.harness.commit ? ` (${esc(s.harness.commit)})` : ''}</dd>
 <dt>Profile</dt><dd>${esc(s.profile.name)} (${esc(s.profile.file)}), writes ${s.profile.writes ? 'allowed' : 'not allowed'}</dd>
+<dt>Run</dt><dd><code>${esc(s.runId)}</code>, ${esc(s.startedAt)}, ${(s.durationMs / 1000).toFixed(1)} s</dd>
 <dt>Seed</dt><dd><code>${esc(s.seed)}</code></dd>
-<dt>Depth</dt><dd>${esc(s.depth)}</dd>
-<dt>Exit code counts</dt><dd>${s.strict ? 'failed musts and shoulds (--strict)' : 'failed musts'}</dd>
+<dt>Depth</dt><dd>${esc(s.depth)}${s.properties.length ? ` (${s.properties.map((p) => `${esc(p.property)}: ${p.runs} cases`).join(', ')})` : ''}</dd>
+<dt>Exit code counts</dt><dd>${s.strict ? 'failed musts and shoulds (--strict)' : 'failed musts (a failed should is shown, not counted)'}</dd>
+${s.grep ? `<dt>Tests</dt><dd>matching <code>${esc(s.grep)}</code></dd>` : ''}
 ${s.fault ? `<dt>Seeded fault</dt><dd><code>${esc(s.fault)}</code></dd>` : ''}
-<dt>Run</dt><dd>${esc(s.startedAt)}, ${(s.durationMs / 1000).toFixed(1)} s</dd>
 </dl>
 </header>
 <nav><ul>${s.interfaces.map((i) => `<li><a href="#${esc(i.name)}">${esc(i.name)}</a> ${totalsLine(i)}</li>`).join('')}</ul></nav>
-${s.brokenTests.length ? `<section class="broken"><h2>Checks that broke</h2><ul>${s.brokenTests.map((b) => `<li><b>${esc(b.test)}</b><pre>${esc(b.error)}</pre></li>`).join('')}</ul></section>` : ''}
+${s.brokenTests.length ? `<section class="broken"><h2>Checks that could not decide</h2><p>The harness's or the environment's trouble, not a verdict on the target: what these tests claim is inconclusive.</p><ul>${s.brokenTests.map((b) => `<li><b>${esc(b.test)}</b><pre>${esc(b.error)}</pre></li>`).join('')}</ul></section>` : ''}
 ${s.interfaces.map(renderInterface).join('\n')}
 ${s.notes.length ? `<section><h2>Notes</h2><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></section>` : ''}
-<section><h2>Writes sent</h2>${s.writes.length ? `<ul>${s.writes.map((w) => `<li><code>${esc(JSON.stringify(w))}</code></li>`).join('')}</ul>` : '<p>None.</p>'}</section>
+${renderWrites(s)}
 </body></html>
 `;
 }
 
 function totalsLine(i: InterfaceResult): string {
   const t = i.totals;
-  return `<span class="totals">${t.passed} passed · ${t.failed} failed · ${t['not-applicable']} not applicable · ${t['not-tested']} not tested${t.flagged ? ` · ${t.flagged} flagged` : ''}</span>`;
+  const parts = [`${t.passed} passed`, `${t.failed} failed`];
+  if (t.inconclusive) parts.push(`${t.inconclusive} inconclusive`);
+  parts.push(`${t['not-tested']} not tested`, `${t['not-applicable']} not applicable`);
+  if (t.flagged) parts.push(`${t.flagged} flagged`);
+  return `<span class="totals">${parts.join(' · ')}</span>`;
 }
 
 function renderInterface(i: InterfaceResult): string {
-  const order = { failed: 0, flagged: 1, passed: 2, 'not-applicable': 3, 'not-tested': 4 } as const;
+  const order = { failed: 0, inconclusive: 1, flagged: 2, passed: 3, 'not-tested': 4, 'not-applicable': 5 } as const;
   const reqs = [...i.requirements].sort((a, b) => order[a.status] - order[b.status]);
   return `<section class="interface" id="${esc(i.name)}">
 <h2>${esc(i.name)}: ${esc(i.title)}</h2>
-<p>${totalsLine(i)}. The run exercised ${i.exercised.exercised} of the document's ${i.exercised.documentRequirements} requirements (${Math.round(i.exercised.share * 100)}%).</p>
+<p>${totalsLine(i)}. The run judged ${i.exercised.judged} of the ${i.exercised.applicable} document requirements this profile leaves applicable (${Math.round(i.exercised.share * 100)}%).</p>
 <dl class="meta">
 <dt>Target</dt><dd>${esc(i.target?.baseUrl)}${i.target?.reference ? ' (embedded reference)' : ''}${i.target?.fault ? `, seeded fault <code>${esc(i.target.fault)}</code>` : ''}</dd>
 <dt>Spec</dt><dd>${esc(i.spec.file)} <code title="sha256">${esc(i.spec.sha256.slice(0, 16))}</code>, from ${esc(i.spec.document)} (${esc(i.spec.section)})</dd>
 </dl>
+${i.causes.length ? `<h3>Causes</h3><p>Each piece of evidence once, with every requirement it fails.</p>${i.causes.map(renderCause).join('')}` : ''}
 <table><thead><tr><th>Requirement</th><th>Level</th><th>Verdict</th><th>What it says</th></tr></thead><tbody>
 ${reqs.map(renderRequirement).join('\n')}
 </tbody></table>
 ${i.notShown.length ? `<h3>Not shown by the document (never asserted)</h3><ul>${i.notShown.map((n) => `<li><b>${esc(n.id)}</b>: ${esc(n.text)} <q>${esc(n.source)}</q></li>`).join('')}</ul>` : ''}
 </section>`;
+}
+
+function renderCause(c: Cause): string {
+  return `<div class="failure cause" id="${esc(c.id)}" data-cause="${esc(c.id)}">
+<p><b>${esc(c.id)}</b>: found by <i>${esc(c.test)}</i>, testing <code>${esc(c.requirement)}</code>; fails ${c.touches.map((t) => `<code>${esc(t)}</code>`).join(', ')}</p>
+<pre class="message">${esc(c.message.split('\ncounterexample:')[0])}</pre>
+${c.expected ? `<p>Expected: ${esc(c.expected)}</p>` : ''}
+<p>Replay: <code class="replay">${esc(c.replay)}</code>${c.cassette ? `<br>Is it fixed? <code>npm run replay -- ${esc(c.cassette)}</code> (from this report's folder)` : ''}</p>
+${c.exchanges.length ? `<details><summary>${c.exchanges.length} exchange${c.exchanges.length > 1 ? 's' : ''}</summary>${c.exchanges.map(renderExchange).join('')}</details>` : ''}
+</div>`;
 }
 
 function renderRequirement(r: RequirementResult): string {
@@ -69,21 +89,21 @@ function renderRequirement(r: RequirementResult): string {
     : r.message
       ? `<p class="why">${esc(r.message)}</p>`
       : '';
+  const knockOn = r.knockOnOf?.length ? ` <small class="knock-on">knock-on of ${r.knockOnOf.map(esc).join(', ')}</small>` : '';
+  const notCounted = r.status === 'failed' && !r.counted ? ' <small>not counted</small>' : '';
   return `<tr class="req ${r.status}" data-requirement="${esc(r.id)}" data-status="${r.status}">
 <td><code>${esc(r.id)}</code>${r.generic ? ' <small>generic</small>' : ''}</td><td>${esc(r.level)}</td>
-<td><span class="badge ${r.status}">${LABEL[r.status]}</span></td>
+<td><span class="badge ${r.status}">${LABEL[r.status]}</span>${notCounted}${knockOn}</td>
 <td>${esc(r.text)}<details><summary>source</summary><q>${esc(r.source)}</q>${r.tests.length ? `<p>Checked by: ${r.tests.map(esc).join('; ')}</p>` : ''}</details>${detail}</td></tr>`;
 }
 
 function renderFailure(f: RequirementResult['failures'][number]): string {
   const ev = f.evidence;
   return `<div class="failure">
-<p><b>${esc(f.test)}</b></p>
+<p><b>${esc(f.test)}</b>: see <a href="#${esc(f.cause)}">${esc(f.cause)}</a>${ev?.touches && ev.touches.length > 1 ? ` (the same evidence fails ${ev.touches.map(esc).join(', ')})` : ''}</p>
 <pre class="message">${esc(ev?.property ? f.message.split('\ncounterexample:')[0] : f.message)}</pre>
-${ev?.expected ? `<p>Expected: ${esc(ev.expected)}</p>` : ''}
 ${ev?.property ? `<p>Property <code>${esc(ev.property.property)}</code>: seed <code>${ev.property.seed}</code>, path <code>${esc(ev.property.path)}</code>, ${ev.property.numRuns} runs, ${ev.property.numShrinks} shrinks${ev.property.reproduced ? '' : ', did not fail again when re-run'}.<br>Counterexample: <code>${esc(ev.property.counterexample)}</code></p>` : ''}
-<p>Replay: <code class="replay">${esc(f.replay)}</code>${f.cassette ? `<br>Resend the exchanges: <code>npm run replay -- reports/${esc(f.cassette)}</code>` : ''}</p>
-${ev?.exchanges.length ? `<details><summary>${ev.exchanges.length} exchange${ev.exchanges.length > 1 ? 's' : ''}</summary>${ev.exchanges.map(renderExchange).join('')}</details>` : ''}
+<p>Replay: <code class="replay">${esc(f.replay)}</code></p>
 </div>`;
 }
 
@@ -96,17 +116,38 @@ function renderExchange(x: Exchange): string {
   return `<div class="exchange"><div><h4>Request${x.label ? `: ${esc(x.label)}` : ''}${x.operation ? ` <small>(${esc(x.operation)})</small>` : ''}</h4><pre>${esc(req)}</pre></div><div><h4>Response (${x.durationMs} ms)</h4><pre>${esc(res)}</pre>${problems.length ? `<ul class="problems">${problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>` : ''}</div></div>`;
 }
 
+/** Writes grouped by operation; a write the target accepted although the profile forbids writes is flagged. */
+function renderWrites(s: RunSummary): string {
+  const groups = new Map<string, { records: WriteRecord[]; forbidden: number }>();
+  for (const w of s.writes) {
+    const key = `${w.interfaceName} ${w.operation}`;
+    const g = groups.get(key) ?? { records: [], forbidden: 0 };
+    g.records.push(w);
+    if (w.acceptedWhileForbidden) g.forbidden++;
+    groups.set(key, g);
+  }
+  if (groups.size === 0) return `<section id="writes"><h2>Writes</h2><p>None: no request of this run changed the target's state.</p></section>`;
+  const rows = [...groups.entries()].map(([op, g]) => {
+    const undone = g.records.filter((r) => r.undone).length;
+    const what = [...new Set(g.records.map((r) => r.what))].join('; ');
+    return `<tr class="${g.forbidden ? 'flagged' : ''}" data-write="${esc(op)}"><td><code>${esc(op)}</code></td><td>${g.records.length}</td><td>${esc(what)}</td><td>${undone ? `${undone} undone` : ''}${g.forbidden ? ` <span class="badge flagged">${g.forbidden} accepted although writes are forbidden</span>` : ''}</td></tr>`;
+  });
+  const forbidden = s.writes.filter((w) => w.acceptedWhileForbidden).length;
+  return `<section id="writes"><h2>Writes</h2>${forbidden ? `<p class="verdict failed">The profile forbids writes, and the target accepted ${forbidden} request${forbidden > 1 ? 's' : ''} that the document says it must refuse: each changed its state.</p>` : ''}<table><thead><tr><th>Operation</th><th>Count</th><th>What it changes</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
+}
+
 const CSS = `
 body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1rem 2rem;color:#1d1d1f}
 h1{margin:.2rem 0}h2{border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}
 .verdict{font-size:1.2rem;font-weight:600;padding:.5rem .8rem;border-radius:6px}
-.verdict.passed{background:#e3f6e8;color:#11602a}.verdict.failed{background:#fde6e6;color:#8a1010}
+.verdict.passed{background:#e3f6e8;color:#11602a}.verdict.failed{background:#fde6e6;color:#8a1010}.verdict.inconclusive{background:#fff1c2;color:#6b4e00}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem}dl.meta dt{font-weight:600}dl.meta dd{margin:0}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #eee;padding:.35rem .5rem;text-align:left;vertical-align:top}
 .badge{display:inline-block;padding:.05rem .5rem;border-radius:10px;font-size:.85rem;white-space:nowrap}
 .badge.passed{background:#e3f6e8;color:#11602a}.badge.failed{background:#d62828;color:#fff}.badge.flagged{background:#fff1c2;color:#6b4e00}
-.badge.not-applicable{background:#eef;color:#334}.badge.not-tested{background:#f0f0f0;color:#666}
+.badge.inconclusive{background:#ffe0b3;color:#6b3a00}.badge.not-applicable{background:#eef;color:#334}.badge.not-tested{background:#f0f0f0;color:#666}
 tr.failed{background:#fff7f7}.failure{border-left:3px solid #d62828;padding:.2rem .8rem;margin:.5rem 0;background:#fff}
+.knock-on{color:#8a5a00}
 pre{white-space:pre-wrap;word-break:break-word;background:#f7f7f9;padding:.4rem;border-radius:4px;margin:.2rem 0}
 .exchange{display:grid;grid-template-columns:1fr 1fr;gap:.5rem}.exchange h4{margin:.3rem 0}
 code.replay{user-select:all}q{color:#555}.problems{color:#8a1010}.why{color:#555}

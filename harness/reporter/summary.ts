@@ -1,7 +1,12 @@
+import type { Exchange } from '../http/exchange.ts';
 import type { Level, Requirement } from '../spec/types.ts';
 import type { Evidence, Verdict, VerdictStatus } from '../verdicts.ts';
+import type { WriteRecord } from '../writes.ts';
 
-export type RequirementStatus = VerdictStatus | 'not-tested';
+/** Bumped when a field of summary.json changes meaning or goes away; schemas/summary.schema.json describes it. */
+export const SUMMARY_SCHEMA_VERSION = 2;
+
+export type RequirementStatus = VerdictStatus;
 
 export interface RequirementResult {
   id: string;
@@ -11,10 +16,30 @@ export interface RequirementResult {
   generic: boolean;
   observable: boolean;
   status: RequirementStatus;
-  /** Why not applicable, or the first failure's message. */
+  /** Whether this requirement's outcome decides the exit code (musts; shoulds under --strict). */
+  counted: boolean;
+  /** Why not applicable, not tested or inconclusive, or the first failure's message. */
   message?: string;
   tests: string[];
-  failures: Array<{ test: string; message: string; evidence?: Evidence; replay: string; cassette?: string }>;
+  /** The causes (by id, see InterfaceResult.causes) whose evidence fails this requirement. */
+  causes: string[];
+  /** Failed requirements of this run whose failure explains this one: it is their knock-on, not a deviation of its own. */
+  knockOnOf?: string[];
+  failures: Array<{ test: string; message: string; evidence?: Evidence; replay: string; cassette?: string; cause: string }>;
+}
+
+/** One exchange (or one counterexample) shown once, with every requirement its evidence fails. */
+export interface Cause {
+  id: string;
+  /** The requirement the request was testing. */
+  requirement: string;
+  touches: string[];
+  test: string;
+  message: string;
+  expected?: string;
+  exchanges: Exchange[];
+  replay: string;
+  cassette?: string;
 }
 
 export interface InterfaceResult {
@@ -23,13 +48,19 @@ export interface InterfaceResult {
   spec: { file: string; sha256: string; document: string; section: string };
   target?: { baseUrl: string; reference: boolean; fault?: string };
   requirements: RequirementResult[];
+  causes: Cause[];
   notShown: Array<{ id: string; text: string; source: string }>;
   totals: Record<RequirementStatus, number>;
-  /** Share of the document's own requirements (generic ones aside) that got a verdict other than not tested. */
-  exercised: { documentRequirements: number; exercised: number; share: number };
+  /**
+   * The document's own requirements (generic ones aside) that the run judged (passed, failed or flagged), out of those
+   * the profile leaves applicable and HTTP can observe.
+   */
+  exercised: { applicable: number; judged: number; share: number };
 }
 
 export interface RunSummary {
+  schemaVersion: typeof SUMMARY_SCHEMA_VERSION;
+  runId: string;
   harness: { name: string; version: string; commit?: string };
   startedAt: string;
   finishedAt: string;
@@ -39,36 +70,64 @@ export interface RunSummary {
   depth: string;
   strict: boolean;
   fault?: string;
+  grep?: string;
   interfaces: InterfaceResult[];
   notes: string[];
-  writes: unknown[];
+  writes: WriteRecord[];
+  /** Generated cases each property ran (its reruns after a failure included). */
+  properties: Array<{ interfaceName: string; test: string; property: string; runs: number }>;
   /** Failed requirements that decide the exit code: musts, and shoulds too under --strict. */
   failedCounted: string[];
-  verdict: 'passed' | 'failed';
-  /** Tests that broke without a verdict: a harness defect or a target that made a check crash. */
+  /** Counted requirements the run could not decide. */
+  inconclusiveCounted: string[];
+  exitCode: 0 | 1 | 2;
+  exitReason: string;
+  verdict: 'passed' | 'failed' | 'inconclusive';
+  /** Tests that broke without deciding what they claim: a harness defect, a time-out, an outage. */
   brokenTests: Array<{ test: string; error: string }>;
   /** Per test: when it ran and how long it must sit out by design (for the benchmark's window floor). */
   timing: Array<{ interfaceName: string; test: string; startMs: number; durationMs: number; plannedWaitMs: number; workerIndex: number }>;
 }
 
-/** Merges the verdicts of all tests for one requirement: a failure anywhere fails it. */
+/**
+ * Merges the verdicts of all tests for one requirement: a failure anywhere fails it; a check that could not decide
+ * outweighs a pass elsewhere (it might have found a deviation); a pass needs the condition seen by some test.
+ */
 export function mergeStatus(verdicts: Verdict[]): RequirementStatus {
-  const has = (s: VerdictStatus) => verdicts.some((v) => v.status === s);
-  if (has('failed')) return 'failed';
-  if (has('flagged')) return 'flagged';
-  if (has('passed')) return 'passed';
-  if (has('not-applicable')) return 'not-applicable';
+  const order: RequirementStatus[] = ['failed', 'inconclusive', 'flagged', 'passed', 'not-tested', 'not-applicable'];
+  for (const s of order) if (verdicts.some((v) => v.status === s)) return s;
   return 'not-tested';
 }
 
-export function countedFailures(interfaces: InterfaceResult[], strict: boolean): string[] {
-  return interfaces.flatMap((i) =>
-    i.requirements.filter((r) => r.status === 'failed' && (r.level === 'must' || (strict && r.level === 'should'))).map((r) => r.id),
-  );
+export function isCounted(level: Level, strict: boolean): boolean {
+  return level === 'must' || (strict && level === 'should');
 }
 
-export function totalsOf(reqs: Pick<Requirement, 'id'>[] & { status: RequirementStatus }[]): Record<RequirementStatus, number> {
-  const totals: Record<RequirementStatus, number> = { passed: 0, failed: 0, 'not-applicable': 0, flagged: 0, 'not-tested': 0 };
+export function countedFailures(interfaces: InterfaceResult[], strict: boolean): string[] {
+  return interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed' && isCounted(r.level, strict)).map((r) => r.id));
+}
+
+export function countedInconclusive(interfaces: InterfaceResult[], strict: boolean): string[] {
+  return interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'inconclusive' && isCounted(r.level, strict)).map((r) => r.id));
+}
+
+/**
+ * 1 when a counted requirement failed; otherwise 2 when a counted requirement is inconclusive or nothing at all was
+ * judged (a --grep that matches no test, say); otherwise 0.
+ */
+export function exitCodeOf(interfaces: InterfaceResult[], strict: boolean, interrupted = false): { code: 0 | 1 | 2; reason: string } {
+  const failed = countedFailures(interfaces, strict);
+  if (failed.length) return { code: 1, reason: `${failed.length} counted requirement${failed.length > 1 ? 's' : ''} failed: ${failed.join(', ')}` };
+  const inconclusive = countedInconclusive(interfaces, strict);
+  if (inconclusive.length) return { code: 2, reason: `no counted requirement failed, but ${inconclusive.length} could not be decided: ${inconclusive.join(', ')}` };
+  if (interrupted) return { code: 2, reason: 'the run was interrupted' };
+  const judged = interfaces.flatMap((i) => i.requirements).filter((r) => r.status === 'passed' || r.status === 'flagged' || r.status === 'failed');
+  if (judged.length === 0) return { code: 2, reason: 'nothing was tested: no requirement got a verdict (does --grep match any test?)' };
+  return { code: 0, reason: `every counted requirement that was judged passed (${strict ? 'musts and shoulds, --strict' : 'musts'})` };
+}
+
+export function totalsOf(reqs: Array<Pick<Requirement, 'id'> & { status: RequirementStatus }>): Record<RequirementStatus, number> {
+  const totals: Record<RequirementStatus, number> = { passed: 0, failed: 0, inconclusive: 0, 'not-tested': 0, 'not-applicable': 0, flagged: 0 };
   for (const r of reqs) totals[r.status]++;
   return totals;
 }

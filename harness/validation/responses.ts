@@ -64,6 +64,13 @@ function documentedResponse(responses: Record<string, OperationResponse>, status
   return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? undefined;
 }
 
+/** Which of the generic checks a response to this request can be held to: those its documented status declares. */
+export function checksApplied(spec: LoadedSpec, method: string, path: string, status: number): { schema: boolean; contentType: boolean; headers: boolean } {
+  const { op } = matchOperation(spec, method, path);
+  const documented = op ? documentedResponse(op.responses, status) : undefined;
+  return { schema: Boolean(documented?.schema), contentType: Boolean(documented?.contentType), headers: Object.keys(documented?.headers ?? {}).length > 0 };
+}
+
 /** Checks one response against the spec. A status the spec does not document is not judged here. */
 export function checkResponse(spec: LoadedSpec, r: ResponseToCheck): ResponseProblems & { documented: boolean } {
   const problems: ResponseProblems = { schema: [], contentType: [], headers: [] };

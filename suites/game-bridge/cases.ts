@@ -7,6 +7,8 @@ import { ENDPOINTS, KEY_HEADER, METHODS, PATHS, type BodyKind, type BridgePath, 
 
 /** Every console line the harness writes starts with this, so that whoever reads the console knows its source. */
 export const HARNESS_PREFIX = '[conformance-harness]';
+/** Cases the matrix property runs at the default depth. */
+export const MATRIX_RUNS = 150;
 export const COMMON_LEVELS = ['info', 'warn', 'error', 'debug'];
 
 export interface Body {
@@ -36,8 +38,14 @@ export const EXAMPLE_BODIES: Record<BodyKind, Body> = {
   'no-message': { kind: 'no-message', json: { level: 'info' } },
   'not-json': { kind: 'not-json', raw: '{"message": ', contentType: 'application/json' },
   'not-object': { kind: 'not-object', raw: 'null', contentType: 'application/json' },
+  'message-not-string': { kind: 'message-not-string', json: { message: null, level: 'info' } },
   absent: { kind: 'absent' },
 };
+
+/** Bodies real clients and proxies send that look like JSON and are not: unquoted keys, single quotes, cut short. */
+export const NOT_JSON = ['{"message": ', `${HARNESS_PREFIX} plain text`, 'message=hello&level=info', "{'message': 'x'}", '{message:hello}', '{"message": "x", "level": "info"', '{"message": "x",}'];
+/** Present, but not a string: "A 400 is returned only when message is absent entirely". */
+export const NOT_STRING_MESSAGES: unknown[] = [null, 42, 0, true, { text: 'x' }, ['x'], false];
 
 const message = fc.string({ maxLength: 30 }).map((s) => `${HARNESS_PREFIX} ${s}`);
 const commonLevel = fc.constantFrom(...COMMON_LEVELS);
@@ -53,8 +61,9 @@ const BODIES: Record<BodyKind, fc.Arbitrary<Body>> = {
   'message-no-content-type': fc.record({ message, level: commonLevel }).map((j) => ({ kind: 'message-no-content-type', raw: JSON.stringify(j) })),
   'empty-message': variants('empty-message', [{ message: '' }, { message: '', level: 'info' }], (json) => ({ json })),
   'no-message': variants('no-message', [{}, { level: 'warn' }, { msg: `${HARNESS_PREFIX} msg`, level: 'info' }, { text: `${HARNESS_PREFIX} text` }], (json) => ({ json })),
-  'not-json': variants('not-json', ['{"message": ', `${HARNESS_PREFIX} plain text`, 'message=hello&level=info', "{'message': 'x'}"], (raw) => ({ raw, contentType: 'application/json' })),
+  'not-json': variants('not-json', NOT_JSON, (raw) => ({ raw, contentType: 'application/json' })),
   'not-object': variants('not-object', ['null', '[]', '42', '"message"', 'true', '[{"message":"x"}]'], (raw) => ({ raw, contentType: 'application/json' })),
+  'message-not-string': fc.record({ message: fc.constantFrom(...NOT_STRING_MESSAGES), level: fc.constantFrom(...COMMON_LEVELS) }).map((json) => ({ kind: 'message-not-string', json })),
   absent: fc.constant(EXAMPLE_BODIES.absent),
 };
 
@@ -123,7 +132,11 @@ export function tableRows(): RequestCase[] {
     for (const key of WRONG_KEYS) rows.push({ ...base, key });
     for (const headerName of [KEY_HEADER.toLowerCase(), KEY_HEADER.toUpperCase()]) rows.push({ ...base, headerName });
     for (const method of METHODS.filter((m) => m !== right)) rows.push({ ...base, method, body: method === 'GET' ? EXAMPLE_BODIES.absent : base.body });
-    if (path === '/v2/log') for (const body of Object.values(EXAMPLE_BODIES)) if (body !== base.body) rows.push({ ...base, body });
+    if (path === '/v2/log') {
+      for (const body of Object.values(EXAMPLE_BODIES)) if (body !== base.body) rows.push({ ...base, body });
+      for (const raw of NOT_JSON.slice(1)) rows.push({ ...base, body: { kind: 'not-json', raw, contentType: 'application/json' } });
+      for (const message of NOT_STRING_MESSAGES.slice(1, 5)) rows.push({ ...base, body: { kind: 'message-not-string', json: { message } } });
+    }
   }
   return rows;
 }

@@ -33,7 +33,8 @@ export type BodyKind =
   | 'message' // with one of the common levels info, warn, error, debug
   | 'message-no-level'
   | 'message-any-level' // any other level, or a common one in other capitals
-  | 'message-no-content-type'; // a valid body without Content-Type (only "recommended")
+  | 'message-no-content-type' // a valid body without Content-Type (only "recommended")
+  | 'message-not-string'; // message present, but null, a number, an object, an array or a boolean
 
 export interface ModelCase {
   method: string;
@@ -56,6 +57,14 @@ export interface Outcome {
   requirement: string;
   /** The requirement of the message text, when it is not `requirement`. */
   textRequirement?: string;
+  /** Where the document leaves the answer open but rules one out: any 2xx or 4xx but these statuses will do. */
+  anyBut?: number[];
+}
+
+/** Whether an answer's status is the one an outcome allows. */
+export function statusFits(o: Outcome, status: number): boolean {
+  if (o.anyBut) return status >= 200 && status < 500 && !(status >= 300 && status < 400) && !o.anyBut.includes(status);
+  return o.status === status;
 }
 
 const success = (requirement: string): Outcome => ({ status: 200, ok: true, requirement });
@@ -74,6 +83,9 @@ const LOG_BODY: Record<BodyKind, Outcome> = {
   'message-no-level': success('C-LOG-LEVEL-OPTIONAL'),
   'message-any-level': success('C-LOG-LEVEL-ANY'),
   'message-no-content-type': success('C-LOG-CONTENT-TYPE-OPTIONAL'),
+  // "A 400 is returned only when message is absent entirely": a present message of another type is never a 400; what
+  // else the bridge does with it (log its text, refuse it with another 4xx) is not shown.
+  'message-not-string': { status: 200, ok: true, requirement: 'C-LOG-400-ONLY-ABSENT', anyBut: [400] },
 };
 
 /** The answers the document allows for one request case. */
@@ -110,5 +122,14 @@ export function blame(c: ModelCase, status: number): string[] {
 
 /** A request that a conforming bridge answers by writing a console line. */
 export function writesLogLine(c: ModelCase): boolean {
-  return c.path === '/v2/log' && acceptable(c).some((o) => o.status === 200);
+  return c.path === '/v2/log' && acceptable(c).some((o) => statusFits(o, 200));
+}
+
+/**
+ * HTTP methods are case-sensitive (RFC 9110): `get` is not GET, so it is not served as the endpoint's method. Which
+ * refusal a server gives an unknown method is open (405 by the error table, 400 or 501 from an HTTP stack, 404 from
+ * a router): anything but a success or a server error other than 501 Not Implemented.
+ */
+export function methodCaseFits(status: number): boolean {
+  return (status >= 400 && status < 500) || status === 501;
 }

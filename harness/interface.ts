@@ -1,0 +1,44 @@
+import type { Fault, RunningServer } from '../mocks/types.ts';
+import type { Probe, ProbeContext } from './probe.ts';
+import type { Profile } from './profile/types.ts';
+
+export interface ReferenceOptions<S = any, R = any> {
+  settings: S;
+  reference: R;
+  secrets: Record<string, string>;
+  fault?: string;
+  host?: string;
+  port?: number;
+}
+
+/**
+ * One interface of the harness, declared once: every list (paths, profile schema, self-test, bench, --list, the secret
+ * search, the README's table) is derived from the registry of these (harness/registry.ts).
+ */
+export interface InterfaceDescriptor<N extends string = string> {
+  name: N;
+  /** The document and section it comes from, as the README and --help name it. */
+  title: string;
+  /** The embedded reference deployment and its seeded faults (mocks/<name>/). */
+  reference: { start(options: ReferenceOptions): Promise<RunningServer>; faults: readonly Fault[] };
+  /** JSON Schema of the interface's entry in a target profile (interfaces.<name>). */
+  profileSchema: Record<string, unknown>;
+  /** The start-up probe and health check (see harness/probe.ts). */
+  probe(ctx: ProbeContext): Probe;
+  /** The profile settings a live target must state, printed by `npm run reference` for copying. */
+  settingsHelp: string;
+  /** What the profile makes not applicable, and why (for --list; the suites decide the same at run time). */
+  notApplicable(ctx: ProfileContext): { operations: Record<string, string>; requirements: Record<string, string> };
+  /** Expected wall time of the interface's suite on one worker, before the run starts (see harness/budget.ts). */
+  plannedMs(ctx: ProfileContext & { depth: number; workers: number }): number;
+}
+
+export interface ProfileContext {
+  profile: Profile;
+  settings: any;
+  live: boolean;
+}
+
+export function defineInterface<N extends string>(d: InterfaceDescriptor<N>): InterfaceDescriptor<N> {
+  return d;
+}

@@ -1,0 +1,88 @@
+import { expectedMs } from '../../harness/budget.ts';
+import { defineInterface } from '../../harness/interface.ts';
+import type { ChatSettings } from '../../harness/profile/types.ts';
+import { notTheApi } from '../../harness/probe.ts';
+import { envName } from '../../harness/profile/schema-parts.ts';
+import { start } from '../../mocks/chat/server.ts';
+import { faults } from '../../mocks/chat/faults.ts';
+
+export const chat = defineInterface({
+  name: 'chat',
+  title: 'Interface E of 002_e31f548efc8ec0bb.txt, the chat endpoint behind a sliding-window rate limiter (/api/chat)',
+  reference: { start: start as never, faults },
+  profileSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['settings'],
+    properties: {
+      baseUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
+      reference: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          cleanupIntervalMs: { type: 'integer', minimum: 1 },
+          // The document's "in development mode localhost connections are allowed" has two readings; the reference
+          // can be started with either (the harness must accept both).
+          developmentModeReading: { enum: ['client-id', 'connection'] },
+        },
+      },
+      credentials: { type: 'object', additionalProperties: envName },
+      settings: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['windowMs', 'maxRequests'],
+        properties: {
+          windowMs: { type: 'integer', minimum: 1 },
+          maxRequests: { type: 'integer', minimum: 1 },
+          instances: { type: 'integer', minimum: 1, default: 1 },
+          clientAddressesPreserved: { type: 'boolean', default: true },
+          developmentMode: { type: 'boolean', default: false },
+        },
+      },
+    },
+    oneOf: [{ required: ['baseUrl'] }, { required: ['reference'] }],
+  },
+  // A valid chat request from a client address of its own: role user and plain text, what every reading accepts.
+  probe: ({ address }) => {
+    const what = 'POST /api/chat with a one-message body';
+    return {
+      request: { method: 'POST', path: '/api/chat', headers: { 'X-Forwarded-For': address() }, json: { messages: [{ role: 'user', content: 'Hola' }] }, unpaced: true, provokesLimit: true, label: 'probe' },
+      judge: (reply) => {
+        if (reply.status === 401 || reply.status === 403) {
+          return `${what} was answered ${reply.status}: something in front of the chat endpoint asks for credentials (its authentication is not shown by the document)`;
+        }
+        return notTheApi(reply, what);
+      },
+    };
+  },
+  settingsHelp: [
+    'chat:',
+    '  settings:',
+    '    windowMs: 60000                  # window length in milliseconds',
+    '    maxRequests: 20                  # requests per client identifier per window',
+    '    instances: 1                     # instances behind the balancer (counters are per instance)',
+    '    clientAddressesPreserved: true   # false when a proxy rewrites X-Forwarded-For',
+    '    developmentMode: false           # true when the deployment runs in development mode',
+  ].join('\n'),
+  notApplicable: ({ settings }) => {
+    const s = settings as ChatSettings;
+    const requirements: Record<string, string> = {};
+    if (s.clientAddressesPreserved === false) {
+      for (const id of COUNTING) requirements[id] = 'clientAddressesPreserved is false: every request of the run shares one counter';
+    }
+    return { operations: {}, requirements };
+  },
+  // Each generated schedule and the limit test sit out about a window; a few requests per client and window.
+  plannedMs: ({ profile, settings, depth, live, workers }) => {
+    const s = settings as ChatSettings;
+    const windows = 3 + 3 * depth;
+    return expectedMs({ requests: windows * 6 * (s.maxRequests + 2) * (s.instances ?? 1), waitMs: windows * 1.2 * s.windowMs }, profile, live, workers);
+  },
+});
+
+/** Requirements that count stamps per client: not judged when a proxy makes every request one client. */
+const COUNTING = [
+  'E-LIMIT-ALLOWED', 'E-LIMIT-429', 'E-PER-INSTANCE', 'E-WINDOW-SLIDING', 'E-PRUNE-BEFORE-COUNT', 'E-LIMITED-NOT-RECORDED',
+  'E-429-BODY-ERROR', 'E-429-BODY-MESSAGE', 'E-429-RETRYAFTER-BODY', 'E-429-RETRY-AFTER-HEADER', 'E-429-REMAINING-ZERO',
+  'E-PER-CLIENT', 'E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP', 'E-CLIENT-ID-SOCKET', 'E-ADVISORY-XFF-FORGEABLE',
+];

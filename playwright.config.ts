@@ -22,7 +22,8 @@ export default defineConfig<{}, { interfaceName: string }>({
   retries: 0,
   workers: process.env.HARNESS_WORKERS ? Number(process.env.HARNESS_WORKERS) : 2,
   // Tests whose work grows with depth, pacing or windows set their own limit from it (harness/budget.ts).
-  timeout: 120_000,
+  // HARNESS_TEST_TIMEOUT_MS fixes every test's limit instead (the harness's own tests use it to provoke a time-out).
+  timeout: Number(process.env.HARNESS_TEST_TIMEOUT_MS) || 120_000,
   forbidOnly: Boolean(process.env.CI),
   outputDir: path.join(REPORTS_DIR, 'test-results'),
   reporter: [

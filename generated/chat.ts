@@ -28,7 +28,15 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ChatMessage: {
+            /**
+             * @description Which roles are allowed is not shown (E-NS-MESSAGE-RULES); user is what every reading accepts.
+             * @example user
+             */
             role: string;
+            /**
+             * @example Hola
+             * @example ¿qué tal?
+             */
             content: string;
         };
         ChatRequest: {

@@ -30,6 +30,13 @@ export function genericRequirements(prefix: string, operations: Operation[], sch
       operations: all,
     },
     {
+      id: `${prefix}-GEN-VALID-ACCEPTED`,
+      level: 'must',
+      text: 'A request valid by the spec, using only what every reading of the document accepts, gets a documented success (or the refusal the profile explains, such as a switched-off operation); a refusal that could rest on a point the document does not show is not tested.',
+      source: 'Spec: the request schema and the success responses of each operation.',
+      operations: all,
+    },
+    {
       id: `${prefix}-GEN-SCHEMA`,
       level: 'must',
       text: 'Every response with a documented status has a body valid against its schema.',

@@ -89,6 +89,7 @@ function flattenOperations(doc: any): Operation[] {
         requestSchema: bodySchema,
         responses: flattenResponses(doc, op.responses ?? {}),
         wrongMethod: item['x-wrong-method'],
+        validRequestOpen: op['x-valid-request-open'],
       });
     }
   }

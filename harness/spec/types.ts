@@ -42,6 +42,8 @@ export interface Operation {
   requestSchema?: unknown;
   responses: Record<string, OperationResponse>;
   wrongMethod?: WrongMethod;
+  /** x-valid-request-open: the not-shown point a refusal of a request valid by the spec could rest on. */
+  validRequestOpen?: string;
 }
 
 export interface OperationResponse {

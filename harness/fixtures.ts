@@ -125,8 +125,11 @@ function messageOf(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).replace(/\u001b\[[0-9;]*m/g, '');
 }
 
-/** An assertion of Playwright's expect (it carries its matcher's result). */
-const isExpectError = (e: unknown) => e instanceof Error && 'matcherResult' in e;
+/**
+ * An assertion of Playwright's expect: it carries its matcher's result, or (a value of the wrong type for the matcher,
+ * a count that is a string) says so in a message that starts with the expect call.
+ */
+const isExpectError = (e: unknown) => e instanceof Error && ('matcherResult' in e || /^expect\(/.test(messageOf(e)));
 
 /**
  * What an error thrown by a check says: a deviation of the target (with its evidence), or the harness's or the

@@ -1,8 +1,10 @@
 /**
- * npm run selftest: proves the suites against the embedded reference.
- *  - every valid configuration (targets/reference*.yaml) must pass, shoulds included (--strict);
- *  - every seeded fault must make the run fail, and the failed requirements must include those the fault names.
- * One run per fault, limited to the tests tagged with the fault's requirements, at a fixed seed, a few at a time.
+ * npm run selftest: proves the checks against the embedded reference (the judgement itself: scripts/selftest-judge.ts).
+ *  - every valid configuration (each targets/reference*.yaml) must pass cleanly, shoulds included (--strict);
+ *  - every seeded fault must fail the requirements it names, break no check, and blame nothing its entry does not name;
+ *  - every (check, requirement) pair the suites claim must be made to fail by at least one fault;
+ *  - every run's summary fits the published schema and its per-requirement JUnit counts what the exit code counts;
+ *  - no report, cassette, trace or log holds a credential of any interface, in any letter case or cut short.
  * Ends with the browser check of one fault run's conformance report.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -11,11 +13,14 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import YAML from 'yaml';
 import type { Fault } from '../mocks/types.ts';
-import { ROOT } from '../harness/paths.ts';
-import { INTERFACES, REGISTRY } from '../harness/registry.ts';
-import { loadSpec } from '../harness/spec/load.ts';
+import { ROOT, TARGETS_DIR } from '../harness/paths.ts';
+import { REGISTRY, isInterfaceName } from '../harness/registry.ts';
+import { summaryProblems } from '../harness/reporter/summary-schema.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
+import { loadSpec } from '../harness/spec/load.ts';
+import { checkName, consistency, judgeFault, judgeValid, pairKey, unproven, type Pair } from './selftest-judge.ts';
 
 const { values } = parseArgs({
   options: {
@@ -27,88 +32,63 @@ const { values } = parseArgs({
   },
 });
 const SELFTEST_DIR = path.join(ROOT, 'reports', 'selftest');
-// A key known to the self-test, so that it can look for it, in any letter case or cut short, in everything written.
-const KEY = `SelfTest-Key-${randomBytes(9).toString('base64url')}`;
+
+// Every credential variable any reference profile names gets a value known to the self-test, so that it can look for
+// each, in any letter case or cut short, in everything the runs wrote.
+const credentialVars = [...new Set(readdirSync(TARGETS_DIR).filter((f) => /^reference.*\.ya?ml$/.test(f)).flatMap((f) => {
+  const doc = YAML.parse(readFileSync(path.join(TARGETS_DIR, f), 'utf8')) as { interfaces?: Record<string, { credentials?: Record<string, string> }> };
+  return Object.values(doc.interfaces ?? {}).flatMap((e) => Object.values(e.credentials ?? {}));
+}))];
+const SECRETS = Object.fromEntries(credentialVars.map((v) => [v, `SelfTest-${v}-${randomBytes(9).toString('base64url')}`]));
 
 interface Run {
   name: string;
   args: string[];
-  judge: (code: number, summary: RunSummary | undefined) => string | undefined;
+  judge: (code: number, summary: RunSummary | undefined) => { problem?: string; proves?: Pair[] };
 }
 
-const failedIds = (s: RunSummary) => s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed').map((r) => r.id));
-
-// A check that cannot fail is a defect: every requirement a test claims (its tags) is named by a seeded fault,
-// except advisories, which never fail: the default configuration must show them flagged instead.
-const claimed = claimedRequirements();
-const proven = new Set(REGISTRY.flatMap((d) => d.reference.faults.flatMap((f) => f.violates)));
-const advisories = INTERFACES.flatMap((name) => loadSpec(name).requirements.filter((r) => r.level === 'advisory' && claimed.includes(r.id)).map((r) => r.id));
-const unproven = claimed.filter((id) => !proven.has(id) && !advisories.includes(id));
-console.log(unproven.length ? `FAIL claimed by a test but named by no seeded fault: ${unproven.join(', ')}` : `ok   each of the ${claimed.length} requirements the suites claim is named by a seeded fault (advisories: shown flagged)`);
-
-const validConfigurations: Array<{ profile: string; flagged?: string[] }> = [
-  // The reference behaves as documented, risks included: its advisories must be raised.
-  { profile: 'reference.yaml', flagged: advisories },
-  { profile: 'reference-players-disabled.yaml' },
-  { profile: 'reference-small-max-list.yaml' },
-  { profile: 'reference-short-window.yaml' },
-  // Settings that make the harness know less (instances, a rewriting proxy, development mode): no false alarm.
-  { profile: 'reference-chat-unknown-clients.yaml' },
-  // Writes forbidden: the reference trips on any console write, so a pass proves none was sent.
-  { profile: 'reference-read-only.yaml' },
-];
+const claimed = claimedPairs();
+const advisories = new Set(REGISTRY.flatMap((d) => loadSpec(d.name).requirements.filter((r) => r.level === 'advisory').map((r) => r.id)));
+// Advisories never fail: the default configuration must show them flagged instead.
+const mustProve = claimed.filter((p) => !advisories.has(p.requirement));
 
 const runs: Run[] = [];
-for (const v of validConfigurations) {
-  runs.push({
-    name: `valid ${v.profile}`,
-    args: ['--target', path.join('targets', v.profile), '--strict'],
-    judge: (code, s) => {
-      if (!s) return `no summary (exit ${code})`;
-      const failed = failedIds(s);
-      if (code !== 0 || failed.length || s.brokenTests.length) {
-        return `expected a clean pass, got exit ${code}; failed: ${failed.join(', ') || 'none'}${s.brokenTests.length ? `; broken: ${s.brokenTests.map((b) => b.test).join('; ')}` : ''}`;
-      }
-      const notFlagged = (v.flagged ?? []).filter((id) => !s.interfaces.some((i) => i.requirements.some((r) => r.id === id && r.status === 'flagged')));
-      return notFlagged.length ? `advisories the reference's documented behaviour should raise were not flagged: ${notFlagged.join(', ')}` : undefined;
-    },
-  });
+for (const file of readdirSync(TARGETS_DIR).filter((f) => /^reference.*\.ya?ml$/.test(f)).sort()) {
+  const flag = file === 'reference.yaml' ? claimed.filter((p) => advisories.has(p.requirement)).map((p) => p.requirement) : [];
+  runs.push({ name: `valid ${file}`, args: ['--target', path.join('targets', file), '--strict'], judge: (code, s) => ({ problem: judgeValid(code, s, [...new Set(flag)]) }) });
 }
-for (const d of REGISTRY) {
-  for (const fault of d.reference.faults) runs.push(faultRun(d.name, fault));
-}
+for (const d of REGISTRY) for (const fault of d.reference.faults) runs.push(faultRun(d.name, fault));
 
 function faultRun(interfaceName: string, fault: Fault): Run {
   const tags = [...new Set(fault.violates)].map((id) => `@${id}(?![A-Z0-9-])`).join('|');
   return {
     name: `fault ${interfaceName}:${fault.name}`,
     args: ['--target', path.join('targets', fault.profile ?? 'reference.yaml'), '--interfaces', interfaceName, '--fault', `${interfaceName}:${fault.name}`, '--grep', tags, '--strict'],
-    judge: (code, s) => {
-      if (!s) return `no summary (exit ${code})`;
-      const failed = new Set(failedIds(s));
-      const missed = fault.violates.filter((id) => !failed.has(id));
-      if (missed.length) return `survived: ${missed.join(', ')} did not fail (failed: ${[...failed].join(', ') || 'none'}; exit ${code})`;
-      if (code !== 1) return `the run should exit 1, exited ${code}`;
-      const expected = new Set([...fault.violates, ...(fault.collateral ?? [])]);
-      const extra = [...failed].filter((id) => !expected.has(id));
-      if (extra.length) console.log(`note ${interfaceName}:${fault.name} also failed ${extra.join(', ')} (not in its catalogue entry)`);
-      return undefined;
-    },
+    judge: (code, s) => judgeFault(fault, code, s),
   };
 }
 
-function claimedRequirements(): string[] {
+/** The (check, requirement) pairs of every test the suites define, from Playwright's listing. */
+function claimedPairs(): Pair[] {
   const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--list', '--reporter=json', '-c', path.join(ROOT, 'playwright.config.ts')], {
     cwd: ROOT,
     maxBuffer: 64 * 1024 * 1024,
   }).toString();
-  const tags = new Set<string>();
-  const walk = (suite: { specs?: Array<{ tags?: string[] }>; suites?: unknown[] }) => {
-    for (const spec of suite.specs ?? []) for (const t of spec.tags ?? []) tags.add(t.replace(/^@/, ''));
-    for (const child of suite.suites ?? []) walk(child as typeof suite);
+  const pairs = new Map<string, Pair>();
+  type Listed = { specs?: Array<{ title: string; tags?: string[]; tests?: Array<{ projectName: string }> }>; suites?: Listed[] };
+  const walk = (suite: Listed) => {
+    for (const spec of suite.specs ?? []) {
+      const interfaceName = spec.tests?.[0]?.projectName ?? '';
+      if (!isInterfaceName(interfaceName)) continue;
+      for (const t of spec.tags ?? []) {
+        const p = { interfaceName, check: checkName(spec.title), requirement: t.replace(/^@/, '') };
+        pairs.set(pairKey(p), p);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
   };
-  for (const suite of JSON.parse(out).suites) walk(suite);
-  return [...tags].sort();
+  for (const suite of (JSON.parse(out) as Listed).suites ?? []) walk(suite);
+  return [...pairs.values()];
 }
 
 const selected = runs.filter((r) => !values.only || r.name.includes(values.only));
@@ -123,20 +103,27 @@ function dirOf(run: Run): string {
   return path.join(SELFTEST_DIR, run.name.replace(/[^A-Za-z0-9.-]+/g, '_'));
 }
 
-async function execute(run: Run): Promise<{ run: Run; problem?: string; ms: number; output: string }> {
+async function execute(run: Run): Promise<{ run: Run; problem?: string; proves: Pair[]; ms: number; output: string }> {
   const started = Date.now();
   const reportDir = dirOf(run);
   const args = [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), ...run.args, '--seed', values.seed!, '--quiet'];
   let output = '';
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '', BRIDGE_AUTH_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '', ...SECRETS }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('exit', (c) => resolve(c ?? 2));
   });
   const file = path.join(reportDir, 'summary.json');
   const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunSummary) : undefined;
-  return { run, problem: run.judge(code, summary), ms: Date.now() - started, output };
+  const verdict = run.judge(code, summary);
+  let problem = verdict.problem;
+  if (summary && !problem) {
+    const junit = path.join(reportDir, 'junit-requirements.xml');
+    const failures = existsSync(junit) ? (readFileSync(junit, 'utf8').match(/<failure /g) ?? []).length : undefined;
+    problem = consistency(code, summary, failures, summaryProblems(summary));
+  }
+  return { run, problem, proves: problem ? [] : (verdict.proves ?? []), ms: Date.now() - started, output };
 }
 
 const started = Date.now();
@@ -152,6 +139,14 @@ await Promise.all(
     }
   }),
 );
+
+// A check that cannot fail is a defect: each (check, requirement) pair the suites claim is made to fail by a fault.
+let pairsProblem: string | undefined;
+if (!values.only) {
+  const missing = unproven(mustProve, results.flatMap((r) => r.proves));
+  pairsProblem = missing.length ? `${missing.length} (check, requirement) pairs no seeded fault makes fail:\n     ${missing.map(pairKey).join('\n     ')}` : undefined;
+  console.log(pairsProblem ? `FAIL ${pairsProblem}` : `ok   each of the ${mustProve.length} (check, requirement) pairs the suites claim is made to fail by a seeded fault (advisories: shown flagged)`);
+}
 
 let browserProblem: string | undefined;
 const sample = results.find((r) => r.run.name.startsWith('fault') && !r.problem);
@@ -187,11 +182,22 @@ async function browserCheck(html: string): Promise<string | undefined> {
   return code === 0 ? undefined : `exit ${code}\n${output.split('\n').slice(-30).join('\n')}`;
 }
 
-const leaks = findSecret(SELFTEST_DIR, [KEY, KEY.slice(0, -1)]).concat(results.filter((r) => r.output.toLowerCase().includes(KEY.slice(0, -1).toLowerCase())).map((r) => `output of ${r.run.name}`));
-console.log(leaks.length ? `FAIL the key appears in: ${leaks.slice(0, 10).join(', ')}` : 'ok   no report, cassette, trace or log of the runs holds the key, in any letter case or cut short');
+// Each secret and all but its last character (a prefix the checks derive), in any letter case.
+const needles = Object.values(SECRETS).flatMap((k) => [k, k.slice(0, -1)]);
+const leaks = findSecret(SELFTEST_DIR, needles).concat(results.filter((r) => needles.some((n) => r.output.toLowerCase().includes(n.toLowerCase()))).map((r) => `output of ${r.run.name}`));
+console.log(
+  leaks.length
+    ? `FAIL a credential appears in: ${leaks.slice(0, 10).join(', ')}`
+    : `ok   no report, cassette, trace or log of the runs holds a credential (${credentialVars.join(', ')}), in any letter case or cut short`,
+);
 
-const failed = results.filter((r) => r.problem).length + (browserProblem ? 1 : 0) + (leaks.length ? 1 : 0) + (unproven.length ? 1 : 0);
-const passed = results.length - results.filter((r) => r.problem).length + (sample && !values['no-browser'] && !browserProblem ? 1 : 0) + (leaks.length ? 0 : 1) + (unproven.length ? 0 : 1);
+const extra = [
+  { ran: !values.only, problem: pairsProblem },
+  { ran: Boolean(sample && !values['no-browser']), problem: browserProblem },
+  { ran: true, problem: leaks.length ? 'leak' : undefined },
+].filter((c) => c.ran);
+const failed = results.filter((r) => r.problem).length + extra.filter((c) => c.problem).length;
+const passed = results.length + extra.length - failed;
 console.log(`\nself-test: ${selected.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

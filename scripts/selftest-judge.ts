@@ -1,0 +1,72 @@
+/**
+ * The self-test's judgement of one run, as pure functions (unit-tested in test/unit/selftest-judge.test.ts): what makes
+ * a valid configuration pass, what makes a seeded fault count as detected, and which checks no fault proves.
+ */
+import type { Fault } from '../mocks/types.ts';
+import type { RunSummary } from '../harness/reporter/summary.ts';
+
+/** One check's claim on one requirement: a test (by its check name) and a requirement id it is tagged with. */
+export interface Pair {
+  interfaceName: string;
+  check: string;
+  requirement: string;
+}
+
+export const pairKey = (p: Pair) => `${p.interfaceName} › ${p.check} › ${p.requirement}`;
+
+/** Parts of one check (a property split over tests for time, "… (part a)") share its name. */
+export function checkName(title: string): string {
+  return title.replace(/\s*\(part [a-z0-9]+\)$/, '');
+}
+
+const failedIds = (s: RunSummary) => s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed').map((r) => r.id));
+
+/** What makes any run's files trustworthy: the summary and the per-requirement JUnit file agree with the exit code. */
+export function consistency(code: number, s: RunSummary, junitFailures: number | undefined, schemaProblems: string[]): string | undefined {
+  if (schemaProblems.length) return `summary.json does not fit schemas/summary.schema.json: ${schemaProblems.slice(0, 3).join('; ')}`;
+  if (s.exitCode !== code) return `the command exited ${code} but summary.json says ${s.exitCode}`;
+  if (junitFailures !== s.failedCounted.length) return `junit-requirements.xml counts ${junitFailures} failures, the exit code ${s.failedCounted.length}`;
+  return undefined;
+}
+
+/** A valid configuration: a clean pass, nothing broken or undecided, and the advisories its behaviour must raise. */
+export function judgeValid(code: number, s: RunSummary | undefined, mustFlag: string[] = []): string | undefined {
+  if (!s) return `no summary (exit ${code})`;
+  const failed = failedIds(s);
+  const inconclusive = s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'inconclusive').map((r) => r.id));
+  if (code !== 0 || failed.length || inconclusive.length || s.brokenTests.length) {
+    return `expected a clean pass, got exit ${code} (${s.exitReason}); failed: ${failed.join(', ') || 'none'}; inconclusive: ${inconclusive.join(', ') || 'none'}${s.brokenTests.length ? `; broken: ${s.brokenTests.map((b) => `${b.test}: ${b.error.split('\n')[0]}`).join('; ')}` : ''}`;
+  }
+  const flagged = new Set(s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'flagged').map((r) => r.id)));
+  const notFlagged = mustFlag.filter((id) => !flagged.has(id));
+  return notFlagged.length ? `advisories the reference's documented behaviour should raise were not flagged: ${notFlagged.join(', ')}` : undefined;
+}
+
+/**
+ * A seeded fault is detected when every requirement it names fails, no check broke or was left undecided (a crash is
+ * not detection), and nothing outside its catalogue entry fails (a check that blames the wrong requirement is a
+ * defect too). The (check, requirement) pairs whose failure it shows are what it proves.
+ */
+export function judgeFault(fault: Fault, code: number, s: RunSummary | undefined): { problem?: string; proves: Pair[] } {
+  if (!s) return { problem: `no summary (exit ${code})`, proves: [] };
+  const failed = new Set(failedIds(s));
+  const proves: Pair[] = s.interfaces.flatMap((i) =>
+    i.requirements.flatMap((r) => r.failures.map((f) => ({ interfaceName: i.name, check: checkName(f.test), requirement: r.id }))),
+  );
+  if (s.brokenTests.length) return { problem: `checks broke instead of judging (not a detection): ${s.brokenTests.map((b) => `${b.test}: ${b.error.split('\n')[0]}`).join('; ')}`, proves: [] };
+  const inconclusive = s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'inconclusive').map((r) => `${r.id} (${(r.message ?? '').split('\n')[0]})`));
+  if (inconclusive.length) return { problem: `requirements left inconclusive: ${inconclusive.join('; ')}`, proves: [] };
+  const missed = fault.violates.filter((id) => !failed.has(id));
+  if (missed.length) return { problem: `survived: ${missed.join(', ')} did not fail (failed: ${[...failed].join(', ') || 'none'}; exit ${code})`, proves };
+  if (code !== 1) return { problem: `the run should exit 1, exited ${code}`, proves };
+  const expected = new Set([...fault.violates, ...(fault.collateral ?? [])]);
+  const extra = [...failed].filter((id) => !expected.has(id));
+  if (extra.length) return { problem: `blames requirements its catalogue entry does not name: ${extra.join(', ')}`, proves };
+  return { proves };
+}
+
+/** Claimed (check, requirement) pairs that no fault made fail. */
+export function unproven(claimed: Pair[], proven: Pair[]): Pair[] {
+  const seen = new Set(proven.map(pairKey));
+  return claimed.filter((p) => !seen.has(pairKey(p)));
+}

@@ -2,7 +2,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, TargetError, closeAgents } from '../../harness/http/client.ts';
+import { Client, HarnessError, TargetError, closeAgents, targetUrl } from '../../harness/http/client.ts';
+import { loadSpec } from '../../harness/spec/load.ts';
 import { Secrets } from '../../harness/secrets.ts';
 
 const servers: Server[] = [];
@@ -63,4 +64,39 @@ test('header names are sent in the letter case given (HTTP allows any; a target 
   });
   await client(url, false).send({ method: 'GET', path: '/', headers: { 'x-AUTH-kEy': 'v' } });
   assert.ok(raw.includes('x-AUTH-kEy'));
+});
+
+test('a base URL with a path prefix keeps the prefix in every request', async () => {
+  const seen: string[] = [];
+  const url = await serve((req, res) => {
+    seen.push(req.url ?? '');
+    res.end();
+  });
+  const c = client(`${url}/gateway/`, false);
+  await c.send({ method: 'GET', path: '/v2/status' });
+  await c.send({ method: 'GET', path: '/v2/players?x=1' });
+  assert.deepEqual(seen, ['/gateway/v2/status', '/gateway/v2/players?x=1']);
+  assert.equal(targetUrl('http://h/trading-api', '/v1/x').toString(), 'http://h/trading-api/v1/x');
+  assert.equal(targetUrl('http://h', '/v1/x').toString(), 'http://h/v1/x');
+});
+
+test('a request undici refuses to build is the harness\'s error, never "the target did not answer"', async () => {
+  const url = await serve((_req, res) => res.end());
+  await assert.rejects(client(url, false).send({ method: 'GET', path: '/', headers: { 'x-bad': 'line\nbreak' } }), (e: unknown) => e instanceof HarnessError && !(e instanceof TargetError));
+});
+
+test('a reset connection is a target error with its exchange; stillAnswers asks the health request', async () => {
+  const url = await serve((req, res) => (req.url === '/drop' ? req.socket.destroy() : res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')));
+  const c = new Client({ interfaceName: 'test', baseUrl: url, secrets: new Secrets(), timeoutMs: 2000, live: false, requestsPerSecond: 0, health: { request: { method: 'GET', path: '/status' }, ok: (r) => r.status === 200 } });
+  await assert.rejects(c.send({ method: 'POST', path: '/drop', body: 'null' }), (e: unknown) => e instanceof TargetError && e.kind === 'broken' && e.exchange.response === undefined);
+  assert.equal(await c.stillAnswers(), true);
+});
+
+test('every 2xx to an operation the spec marks as a write is reported, whoever sent it', async () => {
+  const url = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+  const written: string[] = [];
+  const c = new Client({ interfaceName: 'game-bridge', baseUrl: url, spec: loadSpec('game-bridge'), secrets: new Secrets(), timeoutMs: 2000, live: false, requestsPerSecond: 0, onWrite: (op) => written.push(op.key) });
+  await c.send({ method: 'POST', path: '/v2/log', json: { message: 'x' } });
+  await c.send({ method: 'GET', path: '/v2/status' });
+  assert.deepEqual(written, ['POST /v2/log']);
 });

@@ -1,45 +1,97 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countedFailures, mergeStatus, type InterfaceResult, type RunSummary } from '../../harness/reporter/summary.ts';
+import { countedFailures, exitCodeOf, mergeStatus, type InterfaceResult, type RunSummary } from '../../harness/reporter/summary.ts';
 import { renderHtml } from '../../harness/reporter/html.ts';
+import { renderRequirementsJunit } from '../../harness/reporter/junit.ts';
+import { summaryProblems } from '../../harness/reporter/summary-schema.ts';
 
-test('one failure anywhere fails the requirement; a flag outranks a pass; not applicable only without a verdict', () => {
+test('one failure anywhere fails the requirement; trouble outweighs a pass; a pass needs a check that saw the condition', () => {
   assert.equal(mergeStatus([{ id: 'X', status: 'passed' }, { id: 'X', status: 'failed' }]), 'failed');
+  assert.equal(mergeStatus([{ id: 'X', status: 'passed' }, { id: 'X', status: 'inconclusive' }]), 'inconclusive');
   assert.equal(mergeStatus([{ id: 'X', status: 'passed' }, { id: 'X', status: 'flagged' }]), 'flagged');
-  assert.equal(mergeStatus([{ id: 'X', status: 'not-applicable' }, { id: 'X', status: 'passed' }]), 'passed');
+  assert.equal(mergeStatus([{ id: 'X', status: 'not-tested' }, { id: 'X', status: 'passed' }]), 'passed');
+  assert.equal(mergeStatus([{ id: 'X', status: 'not-applicable' }, { id: 'X', status: 'not-tested' }]), 'not-tested');
   assert.equal(mergeStatus([{ id: 'X', status: 'not-applicable' }]), 'not-applicable');
   assert.equal(mergeStatus([]), 'not-tested');
 });
 
-const req = (id: string, level: 'must' | 'should' | 'advisory', status: InterfaceResult['requirements'][number]['status']) => ({
-  id, level, status, text: `${id} text`, source: `${id} <source>`, generic: false, observable: true, tests: [], failures: [],
+type Status = InterfaceResult['requirements'][number]['status'];
+const req = (id: string, level: 'must' | 'should' | 'advisory', status: Status, strict = false) => ({
+  id, level, status, counted: level === 'must' || (strict && level === 'should'), text: `${id} text`, source: `${id} <source>`, generic: false, observable: true, tests: [], causes: [], failures: [],
 });
 
-const iface: InterfaceResult = {
-  name: 'chat',
-  title: 'Chat',
-  spec: { file: 'specs/chat.yaml', sha256: 'ab'.repeat(32), document: 'd.txt', section: 'E' },
-  target: { baseUrl: 'http://127.0.0.1:1', reference: true },
-  requirements: [req('E-A', 'must', 'failed'), req('E-B', 'should', 'failed'), req('E-C', 'advisory', 'flagged'), req('E-D', 'must', 'passed')],
-  notShown: [],
-  totals: { passed: 1, failed: 2, 'not-applicable': 0, flagged: 1, 'not-tested': 0 },
-  exercised: { documentRequirements: 4, exercised: 4, share: 1 },
-};
+function iface(reqs: ReturnType<typeof req>[]): InterfaceResult {
+  return {
+    name: 'chat',
+    title: 'Chat',
+    spec: { file: 'specs/chat.yaml', sha256: 'ab'.repeat(32), document: 'd.txt', section: 'E' },
+    target: { baseUrl: 'http://127.0.0.1:1', reference: true },
+    requirements: reqs,
+    causes: [],
+    notShown: [],
+    totals: { passed: 1, failed: 2, inconclusive: 0, 'not-applicable': 0, flagged: 1, 'not-tested': 0 },
+    exercised: { applicable: 4, judged: 4, share: 1 },
+  };
+}
+
+const mixed = iface([req('E-A', 'must', 'failed'), req('E-B', 'should', 'failed'), req('E-C', 'advisory', 'flagged'), req('E-D', 'must', 'passed')]);
 
 test('the exit code counts failed musts, and failed shoulds only under --strict; advisories never', () => {
-  assert.deepEqual(countedFailures([iface], false), ['E-A']);
-  assert.deepEqual(countedFailures([iface], true), ['E-A', 'E-B']);
+  assert.deepEqual(countedFailures([mixed], false), ['E-A']);
+  assert.deepEqual(countedFailures([mixed], true), ['E-A', 'E-B']);
+  assert.equal(exitCodeOf([mixed], false).code, 1);
 });
 
-test('the HTML report escapes what it shows and marks each requirement with its verdict', () => {
-  const summary: RunSummary = {
-    harness: { name: 'h', version: '1' }, startedAt: '', finishedAt: '', durationMs: 0,
-    profile: { name: '<script>alert(1)</script>', file: 'f', writes: false }, seed: 1, depth: 'default', strict: false,
-    interfaces: [iface], notes: [], writes: [], failedCounted: ['E-A'], verdict: 'failed', brokenTests: [], timing: [],
+test('exit 2 when a counted requirement is undecided or nothing was judged; 0 when all judged pass', () => {
+  assert.equal(exitCodeOf([iface([req('E-A', 'must', 'inconclusive'), req('E-D', 'must', 'passed')])], false).code, 2);
+  assert.equal(exitCodeOf([iface([req('E-A', 'should', 'inconclusive'), req('E-D', 'must', 'passed')])], false).code, 0);
+  assert.equal(exitCodeOf([iface([req('E-A', 'must', 'not-tested'), req('E-D', 'must', 'not-applicable')])], false).code, 2);
+  assert.equal(exitCodeOf([], false).code, 2);
+  assert.equal(exitCodeOf([iface([req('E-A', 'must', 'not-tested'), req('E-D', 'must', 'passed')])], false).code, 0);
+});
+
+function summaryOf(i: InterfaceResult, strict: boolean, over: Partial<RunSummary> = {}): RunSummary {
+  const exit = exitCodeOf([i], strict);
+  return {
+    schemaVersion: 2, runId: 'run-1', harness: { name: 'h', version: '1' }, startedAt: '2026-11-24T00:00:00.000Z', finishedAt: '2026-11-24T00:00:01.000Z', durationMs: 1000,
+    profile: { name: 'p', file: 'f', writes: false }, seed: 1, depth: 'default', strict,
+    interfaces: [i], notes: [], writes: [], properties: [], failedCounted: countedFailures([i], strict), inconclusiveCounted: [],
+    exitCode: exit.code, exitReason: exit.reason, verdict: exit.code === 0 ? 'passed' : 'failed', brokenTests: [], timing: [], ...over,
   };
-  const html = renderHtml(summary);
+}
+
+test('the HTML report escapes what it shows and marks each requirement with its verdict', () => {
+  const html = renderHtml(summaryOf(mixed, false, { profile: { name: '<script>alert(1)</script>', file: 'f', writes: false } }));
   assert.match(html, /data-requirement="E-A" data-status="failed"/);
   assert.match(html, /data-requirement="E-C" data-status="flagged"/);
   assert.ok(!html.includes('<script>') && html.includes('&lt;script&gt;alert(1)'), 'profile name escaped');
   assert.ok(html.includes('E-A &lt;source&gt;'), 'sources escaped');
+});
+
+test('writes are grouped by operation, and one accepted although writes are forbidden is flagged', () => {
+  const writes = [
+    { interfaceName: 'game-bridge', operation: 'POST /v2/log', what: 'one console line' },
+    { interfaceName: 'game-bridge', operation: 'POST /v2/log', what: 'one console line', acceptedWhileForbidden: true as const },
+  ];
+  const html = renderHtml(summaryOf(mixed, false, { writes }));
+  assert.match(html, /data-write="game-bridge POST \/v2\/log"><td><code>game-bridge POST \/v2\/log<\/code><\/td><td>2<\/td>/);
+  assert.match(html, /1 accepted although writes are forbidden/);
+});
+
+test('the per-requirement JUnit file fails exactly what the exit code counts; a should of a non-strict run is skipped', () => {
+  for (const strict of [false, true]) {
+    const i = iface([req('E-A', 'must', 'failed', strict), req('E-B', 'should', 'failed', strict), req('E-C', 'advisory', 'flagged', strict), req('E-D', 'must', 'passed', strict)]);
+    const s = summaryOf(i, strict);
+    const xml = renderRequirementsJunit(s);
+    assert.equal((xml.match(/<failure /g) ?? []).length, s.failedCounted.length, `strict ${strict}`);
+    assert.equal((xml.match(/<testcase /g) ?? []).length, 4);
+  }
+  assert.match(renderRequirementsJunit(summaryOf(mixed, false)), /E-B \(should\)[^\n]*<skipped message="should failed, not counted/);
+});
+
+test('a summary the reporter writes fits the published schema; one with a field missing does not', () => {
+  const s = summaryOf(mixed, false);
+  assert.deepEqual(summaryProblems(s), []);
+  const { exitCode: _gone, ...without } = s;
+  assert.ok(summaryProblems(without).length > 0);
 });

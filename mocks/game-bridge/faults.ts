@@ -102,7 +102,19 @@ export const faults: Fault[] = [
     violates: ['C-METHOD-405', 'C-GEN-WRONG-METHOD'],
   },
 
+  {
+    name: 'log-ok-string',
+    description: 'The log success body carries ok as the string "true" instead of the boolean true.',
+    violates: ['C-LOG-200', 'C-GEN-SCHEMA'],
+    collateral: except(logSuccessChecks, 'C-LOG-200'),
+  },
+
   // Switches and methods
+  {
+    name: 'method-case-insensitive',
+    description: 'A front upper-cases the request method, so "get /v2/status" is served as GET although HTTP methods are case-sensitive.',
+    violates: ['C-METHOD-CASE'],
+  },
   {
     name: 'players-disabled-ignored',
     description: 'GET /v2/players reads a misspelt config key, so v2-endpoints.players false is ignored and it answers 200.',
@@ -132,6 +144,29 @@ export const faults: Fault[] = [
     description: 'Error bodies are the right JSON but sent with Content-Type text/plain.',
     violates: ['C-GEN-CONTENT-TYPE'],
     collateral: errorBodyChecks,
+  },
+
+  // Every operation
+  {
+    name: 'odd-query-500',
+    description: 'Decodes the query string by hand without catching the error, so a malformed escape ("%zz") crashes any endpoint with 500.',
+    violates: ['C-GEN-NO-5XX'],
+  },
+  {
+    name: 'odd-query-redirect',
+    description: 'Answers a query string with a malformed escape with 301 to the URL without it, as some frameworks do, instead of serving or refusing it.',
+    violates: ['C-GEN-REFUSAL-STATUS'],
+  },
+  {
+    name: 'success-text-plain',
+    description: 'Success bodies are the right JSON but labelled text/plain.',
+    violates: ['C-GEN-CONTENT-TYPE'],
+  },
+  {
+    name: 'trailing-slash-redirect',
+    description: 'Every /v2 route answers 308 Permanent Redirect to the same path with a trailing slash, as a misconfigured router does.',
+    violates: ['C-GEN-VALID-ACCEPTED'],
+    collateral: ['C-STATUS-200', 'C-STATUS-NO-DATA', 'C-PLAYERS-200', 'C-PLAYERS-COUNT-TOTAL', 'C-PLAYERS-TRUNCATE', 'C-INFO-BRIDGE', 'C-INFO-PLATFORM-LOWERCASE', 'C-INFO-PLATFORM-PROFILE', 'C-TPS-EXISTS'],
   },
 
   // GET /v2/status, /v2/players, /v2/info, /v2/tps

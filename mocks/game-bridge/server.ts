@@ -1,7 +1,7 @@
 // Embedded reference of Interface C: the game-server bridge (/v2/...).
 // Written from the document alone; it never imports the suite's model.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import Router from 'find-my-way';
 import type { components } from '../../generated/game-bridge.js';
 import { faults } from './faults.js';
@@ -159,7 +159,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     }
     consoleLines.push({ level: level.toUpperCase(), message });
     const body: Schemas['LogResponse'] = { ok: true };
-    return { status: on('log-202-accepted') ? 202 : 200, body };
+    return { status: on('log-202-accepted') ? 202 : 200, body: on('log-ok-string') ? { ok: 'true' } : body };
   }
 
   function status(): Reply {
@@ -195,6 +195,11 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   ];
 
   async function answer(req: http.IncomingMessage, route: Route | undefined): Promise<Reply> {
+    const query = (req.url ?? '').split('?')[1] ?? '';
+    // Decoding the query string by hand throws on a malformed escape ("%zz"); a framework may redirect to a cleaned URL.
+    if (on('odd-query-500') && query) decodeURIComponent(query);
+    if (on('odd-query-redirect') && query && !isDecodable(query)) return { status: 301, headers: { location: (req.url ?? '').split('?')[0] } };
+    if (on('trailing-slash-redirect') && route) return { status: 308, headers: { location: `${route.path}/` } };
     // The document says every request needs the key, so an unknown path is refused before it is reported missing.
     if (!route) return authRefusal(req) ?? notFound();
     let early: string | undefined;
@@ -213,7 +218,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   function serve(req: http.IncomingMessage, res: http.ServerResponse, route: Route | undefined) {
     answer(req, route).then(
-      (reply) => send(res, reply),
+      (reply) => send(res, reply, on('success-text-plain')),
       // An exception escaping a handler becomes the bare 500 of the server framework.
       () => (res.headersSent ? res.destroy() : send(res, { status: 500, body: 'Internal Server Error', headers: { 'content-type': 'text/plain' } })),
     );
@@ -227,6 +232,19 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   }
 
   const server = http.createServer((req, res) => router.lookup(req, res));
+  if (on('method-case-insensitive')) {
+    // Node's parser refuses "get" (methods are case-sensitive); this bridge's front upper-cases it and serves it as GET.
+    server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+      if (err.code !== 'HPE_INVALID_METHOD' || !err.rawPacket) return socket.destroy();
+      const raw = err.rawPacket.toString('latin1');
+      const space = raw.indexOf(' ');
+      const fixed = Buffer.from(raw.slice(0, space).toUpperCase() + raw.slice(space), 'latin1');
+      const { port } = server.address() as AddressInfo;
+      const upstream = net.connect(port, '127.0.0.1', () => upstream.end(fixed));
+      upstream.pipe(socket);
+      upstream.on('error', () => socket.destroy());
+    });
+  }
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -244,6 +262,15 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   };
 }
 
+function isDecodable(query: string): boolean {
+  try {
+    decodeURIComponent(query);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function hasMessage(raw: string): boolean {
   try {
     const parsed: unknown = JSON.parse(raw);
@@ -257,7 +284,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function send(res: http.ServerResponse, reply: Reply) {
+function send(res: http.ServerResponse, reply: Reply, successAsText = false) {
   if (reply.body === undefined) {
     res.writeHead(reply.status, reply.headers ?? {});
     res.end();
@@ -265,7 +292,7 @@ function send(res: http.ServerResponse, reply: Reply) {
   }
   const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
   res.writeHead(reply.status, {
-    'content-type': 'application/json; charset=utf-8',
+    'content-type': successAsText && reply.status < 300 ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
     ...reply.headers,
     'content-length': Buffer.byteLength(text),
   });

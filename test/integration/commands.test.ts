@@ -1,0 +1,123 @@
+/**
+ * Acceptance tests of the commands themselves: their help, what they say to a name or token they do not know, a run
+ * that tests nothing, and `npm run replay` answering "is it fixed?" without touching the report it replays from.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ROOT } from '../../harness/paths.ts';
+import { conformance, freshDir, readSummary, requirement, script } from './helpers.ts';
+
+/** The options a script's parseArgs accepts, read from its source: its help must name each of them. */
+function parsedOptions(name: string): string[] {
+  const source = readFileSync(path.join(ROOT, 'scripts', `${name}.ts`), 'utf8');
+  const names = [...source.matchAll(/'?([a-z][a-z-]*)'?: \{ type: '(?:string|boolean)'/g)].map((m) => `--${m[1]}`);
+  assert.ok(names.length > 0, `found the options of scripts/${name}.ts`);
+  return names;
+}
+
+describe('--help names every option, exit 0', () => {
+  const expected = {
+    conformance: ['--target', '--interfaces', '--depth', '--seed', '--strict', '--grep', '--replay', '--fault', '--workers', '--max-minutes', '--out', '--list', '--quiet', '--help', 'HARNESS_REPORT_DIR', 'CONFORMANCE_TARGET'],
+    replay: ['--target', '--fault', '--no-fault', '--out', '--help'],
+    reference: ['--fault', '--list-faults', '--port', '--profile', '--help'],
+  } as const;
+  for (const [name, words] of Object.entries(expected) as Array<[keyof typeof expected, readonly string[]]>) {
+    test(`npm run ${name} -- --help`, { timeout: 30_000 }, async () => {
+      const r = await script(name, ['--help']);
+      assert.equal(r.code, 0, r.out);
+      const missing = [...new Set([...words, ...parsedOptions(name)])].filter((w) => !new RegExp(`(^|[^\\w-])${w}(?![\\w-])`).test(r.out));
+      assert.deepEqual(missing, [], `--help of ${name} does not name these:\n${r.out}`);
+    });
+  }
+});
+
+describe('a name or token the harness does not know: exit 2, and what it does know', () => {
+  test('conformance --interfaces with an unknown name lists the interfaces covered', { timeout: 30_000 }, async () => {
+    const r = await conformance(['--interfaces', 'no-such-interface']);
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /unknown interface "no-such-interface"/);
+    assert.match(r.out, /game-bridge, chat/);
+  });
+
+  test('conformance --interfaces usage-events: not covered yet', { timeout: 30_000 }, async () => {
+    const r = await conformance(['--interfaces', 'usage-events']);
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /usage-events is not covered yet/);
+    assert.match(r.out, /game-bridge, chat/);
+  });
+
+  test('reference with an unknown name, and with usage-events', { timeout: 30_000 }, async () => {
+    const [unknown, planned] = await Promise.all([script('reference', ['no-such-interface']), script('reference', ['usage-events'])]);
+    assert.equal(unknown.code, 2, unknown.out);
+    assert.match(unknown.out, /game-bridge, chat/);
+    assert.equal(planned.code, 2, planned.out);
+    assert.match(planned.out, /usage-events is not covered yet/);
+  });
+
+  test('a --replay token that is not one', { timeout: 30_000 }, async () => {
+    const r = await conformance(['--interfaces', 'game-bridge', '--replay', 'not a token']);
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /not a replay token/);
+  });
+
+  test('a --replay token that matches no property of the run', { timeout: 60_000 }, async () => {
+    const r = await conformance(['--interfaces', 'game-bridge', '--seed', '1', '--grep', 'GET /v2/status: 200', '--replay', 'no-such-property=3:1:0']);
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /no test of this run has the property no-such-property/);
+  });
+
+  test('--grep that matches no test: nothing was tested, exit 2', { timeout: 60_000 }, async () => {
+    const r = await conformance(['--interfaces', 'game-bridge', '--grep', 'no test of the harness is called this']);
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /nothing was tested/);
+    const s = readSummary(r.reports);
+    assert.equal(s.exitCode, 2);
+    assert.deepEqual(s.interfaces.flatMap((i) => i.requirements).filter((q) => ['passed', 'failed', 'flagged'].includes(q.status)), []);
+  });
+});
+
+/** Every file of a folder with its content's hash. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!f.isFile()) continue;
+    const file = path.join(f.parentPath ?? (f as unknown as { path: string }).path, f.name);
+    out[path.relative(dir, file)] = createHash('sha256').update(readFileSync(file)).digest('hex');
+  }
+  return out;
+}
+
+describe('npm run replay answers "is it fixed?"', () => {
+  test('a failure against the faulted reference: still violated with the fault (1), conforms without it (0)', { timeout: 150_000 }, async (t) => {
+    const original = freshDir('replay-original');
+    const run = await conformance(['--target', 'targets/reference.yaml', '--interfaces', 'game-bridge', '--fault', 'game-bridge:players-count-truncated', '--seed', '1', '--out', original]);
+    t.diagnostic(`the faulted run took ${run.ms} ms`);
+    assert.equal(run.code, 1, run.out);
+    const summary = readSummary(original);
+    assert.deepEqual(summary.failedCounted, ['C-PLAYERS-COUNT-TOTAL']);
+    const cassettes = readdirSync(path.join(original, 'cassettes', 'game-bridge'));
+    assert.ok(cassettes.length > 0, 'the failure left a cassette');
+    const cassette = path.join(original, 'cassettes', 'game-bridge', cassettes.find((f) => f.startsWith('C-PLAYERS-COUNT-TOTAL-')) ?? cassettes[0]);
+    const before = snapshot(original);
+
+    // One after the other: the machine's cores are shared.
+    const again = await script('replay', [cassette, '--out', freshDir('replay-faulted')]);
+    const fixed = await script('replay', [cassette, '--no-fault', '--out', freshDir('replay-fixed')]);
+    t.diagnostic(`the replays took ${again.ms} and ${fixed.ms} ms`);
+    assert.equal(again.code, 1, again.out);
+    assert.match(again.out, /still fails/);
+    assert.equal(fixed.code, 0, fixed.out);
+    assert.match(fixed.out, /now passes/);
+    for (const out of [again.out, fixed.out]) {
+      const dir = /report: (\S+)conformance\/index\.html\)/.exec(out)?.[1];
+      assert.ok(dir, `the replay names its report:\n${out}`);
+      assert.notEqual(path.resolve(ROOT, dir), path.resolve(original), 'a replay reports into a folder of its own');
+      readSummary(path.resolve(ROOT, dir));
+    }
+    assert.equal(requirement(readSummary(original), 'C-PLAYERS-COUNT-TOTAL').status, 'failed');
+    assert.deepEqual(snapshot(original), before, 'the report the cassette comes from is untouched');
+  });
+});

@@ -16,6 +16,12 @@ export type { ChatSettings };
 
 export interface ChatReferenceOptions {
   cleanupIntervalMs?: number;
+  /**
+   * "In development mode localhost connections are allowed" read one of two ways: 'client-id' exempts a client whose
+   * identifier (from X-Forwarded-For, X-Real-IP or the socket) is a loopback address; 'connection' exempts every
+   * request that arrives over a loopback connection, whatever its headers say.
+   */
+  developmentModeReading?: 'client-id' | 'connection';
 }
 
 export interface StartOptions {
@@ -29,7 +35,10 @@ export interface StartOptions {
 
 export type { RunningServer };
 
-const LIMIT_MESSAGE = 'Has superado el límite de solicitudes. Por favor, vuelve a intentarlo en unos segundos.';
+/** The fixed Spanish sentence of every 429 ("the request limit was exceeded; retry in a few seconds"). */
+export const LIMIT_MESSAGE = 'Has superado el límite de solicitudes. Por favor, vuelve a intentarlo en unos segundos.';
+/** What the 'message-english' fault sends instead: a translation left in from a template. */
+export const ENGLISH_LIMIT_MESSAGE = 'You have exceeded the request limit. Please try again in a few seconds.';
 const MAX_BODY_BYTES = 1 << 20;
 
 export async function start(options: StartOptions): Promise<RunningServer> {
@@ -43,9 +52,13 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const { maxRequests } = options.settings;
   const started = performance.now();
 
-  // Per client identifier, the stamps inside the window. 'split-instances' keeps a second, unshared store.
-  const stores = [new Map<string, number[]>(), new Map<string, number[]>()];
+  // Per client identifier, the stamps inside the window, one store per instance ("counters are not shared between
+  // server instances"). 'split-instances' runs one more instance than the profile declares.
+  const instances = Math.max(1, options.settings.instances ?? 1) + (on('split-instances') ? 1 : 0);
+  const stores = Array.from({ length: instances }, () => new Map<string, number[]>());
   const turns = new Map<string, number>();
+  const developmentMode = Boolean(options.settings.developmentMode) && !on('development-mode-ignored');
+  const reading = options.reference.developmentModeReading ?? 'client-id';
 
   function clientId(req: http.IncomingMessage): string | undefined {
     const xff = headerValue(req, 'x-forwarded-for');
@@ -61,18 +74,21 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     return req.socket.remoteAddress ?? 'unknown';
   }
 
+  /** Development mode: localhost is let through without counting, in the reading the reference was started with. */
+  function exempt(req: http.IncomingMessage, id: string): boolean {
+    if (!developmentMode) return false;
+    return isLoopback(reading === 'connection' ? req.socket.remoteAddress : id);
+  }
+
   type Verdict = { allowed: true } | { allowed: false; waitMs: number };
 
   function hit(id: string): Verdict {
     const now = performance.now();
     const key = on('shared-counter') ? '*' : id;
-    let store = stores[0];
-    if (on('split-instances')) {
-      // A round-robin balancer sends a client's consecutive requests to alternate workers.
-      const turn = turns.get(key) ?? 0;
-      turns.set(key, turn + 1);
-      store = stores[turn % 2];
-    }
+    // A round-robin balancer in front of the instances sends a client's consecutive requests to each in turn.
+    const turn = turns.get(key) ?? 0;
+    turns.set(key, turn + 1);
+    const store = stores[turn % stores.length];
     // Sliding: a stamp counts until it is windowMs old. Fixed: until the current window (from server start) ends.
     const windowStart = on('fixed-window') ? started + Math.floor((now - started) / windowMs) * windowMs : now - windowMs;
     let stamps = store.get(key) ?? [];
@@ -105,7 +121,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     const fullWindow = Math.max(1, Math.ceil(windowMs / 1000));
     const retrySeconds = on('retry-after-full-window') ? fullWindow : seconds;
-    const body: TooManyRequests = { error: 'Too Many Requests', message: LIMIT_MESSAGE, retryAfter: retrySeconds };
+    const body: TooManyRequests = { error: 'Too Many Requests', message: on('message-english') ? ENGLISH_LIMIT_MESSAGE : LIMIT_MESSAGE, retryAfter: retrySeconds };
     const sent: Partial<Record<keyof TooManyRequests, unknown>> = { ...body };
     if (on('retry-after-body-ms')) sent.retryAfter = Math.ceil(waitMs);
     if (on('retry-after-body-missing')) delete sent.retryAfter;
@@ -129,11 +145,15 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
     // The limiter runs before the body is looked at, as a middleware would.
     const id = clientId(req);
-    if (id !== undefined) {
+    if (id !== undefined && !exempt(req, id)) {
       const verdict = hit(id);
       if (!verdict.allowed) return sendLimited(res, verdict.waitMs);
     }
 
+    if (on('bad-body-redirect') && !isChatRequest(parseOrUndefined(raw))) {
+      res.writeHead(303, { Location: '/chat/help', 'Content-Length': 0 });
+      return res.end();
+    }
     let parsed: unknown;
     if (on('invalid-json-500')) parsed = JSON.parse(raw);
     else {
@@ -146,6 +166,11 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     if (on('missing-messages-500')) {
       const { messages } = parsed as ChatRequest;
       return sendJson(res, 200, { reply: `Received ${messages.map((m) => m.role).length} message(s).` });
+    }
+    if (on('missing-messages-accepted') && typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      const messages = (parsed as { messages?: unknown }).messages;
+      const count = Array.isArray(messages) ? messages.length : 0;
+      return sendJson(res, 200, { reply: `Received ${count} message(s).` });
     }
     if (!isChatRequest(parsed)) {
       return sendJson(res, 400, {
@@ -191,6 +216,23 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 function headerValue(req: http.IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function parseOrUndefined(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** 127.0.0.0/8, ::1 and their IPv4-mapped spelling, or the name localhost. */
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const a = address.trim().toLowerCase();
+  if (a === 'localhost' || a === '::1' || a === '0:0:0:0:0:0:0:1') return true;
+  const v4 = a.startsWith('::ffff:') ? a.slice('::ffff:'.length) : a;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
 
 function isChatRequest(value: unknown): value is ChatRequest {

@@ -1,44 +1,80 @@
-import { test, reqTags, RequirementViolation } from '../../harness/fixtures.ts';
-import type { Headers } from './model.ts';
-import { ChatRun, FORMS, SOCKET, chatSettings, headersOf, whenOf } from './driver.ts';
+import { fitTimeout } from '../../harness/budget.ts';
+import { test, reqTags, NotTested, RequirementViolation } from '../../harness/fixtures.ts';
+import { ChatRun, FORMS, KINDS, SOCKET, chatSettings, headersOf, whenOf } from './driver.ts';
+import { DEV, chatScope } from './scope.ts';
 
 const IDENTITY = ['E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP', 'E-PER-CLIENT'];
-const NOT_PRESERVED = 'the profile says a proxy rewrites X-Forwarded-For (clientAddressesPreserved: false), so the client addresses the harness sends do not reach the limiter';
 
-test('client identity: header forms naming one client share its counter, other clients do not', { tag: reqTags(...IDENTITY) }, async ({ api, profile, identity, verify, notApplicable }) => {
+test('client identity: header forms naming one client share its counter, other clients do not', { tag: reqTags(...IDENTITY) }, async ({ api, profile, target, identity, verify, notApplicable }, testInfo) => {
   const settings = chatSettings(profile);
-  if (!settings.clientAddressesPreserved) {
-    for (const id of IDENTITY) notApplicable(id, NOT_PRESERVED);
+  const { counting } = chatScope(settings, target.baseUrl);
+  if (counting) {
+    for (const id of IDENTITY) notApplicable(id, counting);
     return;
   }
+  const { maxRequests: m, instances: n } = settings;
+  // Every header form with every way of writing an address: IPv4, IPv6 and IPv4-mapped IPv6.
+  const flows = FORMS.flatMap((form) => KINDS.map((kind) => ({ form, kind })));
+  fitTimeout(testInfo, { requests: flows.length * (2 * n * m + 4) }, profile, !target.reference);
   const run = new ChatRun(api, settings, () => identity.address(), (id) => IDENTITY.includes(id));
   await run.together(
-    FORMS.map((form) => async () => {
-      const a = run.client();
+    flows.map(({ form, kind }) => async () => {
+      const a = run.client(kind);
       await run.fill(a, form);
       // Another client in the same form has a counter of its own, even when the rest of its headers are a's.
-      await run.send({ address: identity.address(), decoy: a.decoy }, form);
+      await run.send({ ...run.client(kind), decoys: a.decoys }, form);
       // The same client in plain X-Forwarded-For: the document names the same client, so it is limited too.
       await run.send(a, 'xff');
     }),
   );
-  for (const id of IDENTITY) await verify(id, () => run.check(id));
+  await run.judge(verify, IDENTITY);
 });
 
+/** Header-less requests over loopback, in development mode: "localhost connections are allowed" in either reading. */
+async function unlimitedOverLoopback(run: ChatRun): Promise<void> {
+  const { windowMs: w, maxRequests: m, instances: n } = run.settings;
+  const total = 2 * n * m + 3;
+  const answers: number[] = [];
+  let overLimit = 0;
+  for (let i = 0; i < total; i++) {
+    const reply = await run.post({});
+    const at = whenOf(reply);
+    // What the normal rules would demand of a client with these stamps: a 429 once n x m are certainly in the window.
+    if (run.model.expect(SOCKET, at).answer === 'limited') overLimit++;
+    run.model.record(SOCKET, at, false);
+    answers.push(reply.status);
+    if (reply.status === 429) {
+      throw new RequirementViolation(
+        DEV,
+        `header-less request ${i + 1} over a loopback connection got 429 although the profile says development mode (answers so far: ${answers.join(', ')}); if the harness reaches the target through a port mapping (a container's published port, say), the server sees another address than loopback and the profile should not claim loopback`,
+        'never 429: in development mode localhost connections are allowed',
+      );
+    }
+  }
+  if (overLimit === 0) {
+    throw new NotTested(`the ${total} header-less requests were too slow to put more than ${n > 1 ? `${n} x ` : ''}${m} of them in one ${w} ms window: whether localhost is let past the limit never showed`);
+  }
+}
+
 test(
-  'socket address identity, and a forged X-Forwarded-For',
-  { tag: reqTags('E-CLIENT-ID-SOCKET', 'E-ADVISORY-XFF-FORGEABLE') },
-  async ({ api, profile, identity, verify, notApplicable, advise, plannedWait }) => {
+  'socket address identity, development mode over loopback, and a forged X-Forwarded-For',
+  { tag: reqTags('E-CLIENT-ID-SOCKET', DEV, 'E-ADVISORY-XFF-FORGEABLE') },
+  async ({ api, profile, target, identity, verify, notApplicable, notTested, advise, plannedWait }, testInfo) => {
     const settings = chatSettings(profile);
     const { windowMs: w, maxRequests: m, instances: n } = settings;
-    if (!settings.clientAddressesPreserved) {
-      notApplicable('E-CLIENT-ID-SOCKET', NOT_PRESERVED);
-      notApplicable('E-ADVISORY-XFF-FORGEABLE', `${NOT_PRESERVED}; that proxy is what keeps callers from forging their identity`);
-      return;
-    }
+    const scope = chatScope(settings, target.baseUrl);
+    fitTimeout(testInfo, { requests: 4 * n * m + 8, waitMs: w }, profile, !target.reference);
     const run = new ChatRun(api, settings, () => identity.address(), () => false);
 
     // This test alone sends requests without X-Forwarded-For and X-Real-IP: the socket address is its own.
+    if (scope.dev) notApplicable(DEV, scope.dev);
+    else await verify(DEV, () => unlimitedOverLoopback(run));
+    if (scope.counting) {
+      notApplicable('E-CLIENT-ID-SOCKET', scope.counting);
+      notApplicable('E-ADVISORY-XFF-FORGEABLE', settings.clientAddressesPreserved ? scope.counting : `${scope.counting}; that proxy is what keeps callers from forging their identity`);
+      return;
+    }
+
     const fillSocket = async () => {
       // The harness's own address may still hold stamps from an earlier run against a live target: if the very
       // first request is limited, those are sat out once before anything is counted.
@@ -61,7 +97,15 @@ test(
         answers.push(reply.status);
         const seen = `answers to the header-less requests so far: ${answers.join(', ')}`;
         if (e.answer === 'allowed' && limited) {
-          throw new RequirementViolation('E-CLIENT-ID-SOCKET', `header-less request ${answers.length} got 429 while at most ${e.possible} stamps of the socket address can be in the ${w} ms window (maxRequests ${m}); ${seen}`, 'allowed');
+          // Other checks send X-Real-IP-only and IPv6 X-Forwarded-For requests meanwhile: a target that counts those
+          // under the socket address fills this counter, so their failure explains this one.
+          throw new RequirementViolation(
+            'E-CLIENT-ID-SOCKET',
+            `header-less request ${answers.length} got 429 while at most ${e.possible} stamps of the socket address can be in the ${w} ms window (maxRequests ${m}); ${seen}`,
+            'allowed',
+            undefined,
+            ['E-CLIENT-ID-XREALIP', 'E-CLIENT-ID-XFF-FIRST'],
+          );
         }
         if (limited) return;
         // The question here is whether header-less requests are counted at all; a few too many getting through is a
@@ -72,23 +116,17 @@ test(
       }
     };
 
-    let limitedAs: Headers | undefined;
-    if (settings.developmentMode) {
-      notApplicable('E-CLIENT-ID-SOCKET', 'development mode: the document allows localhost connections without saying how, so nothing is asserted about the socket identity');
-      const h = headersOf('xff', run.client());
-      for (let i = 0; i < 2 * n * m + 2 && !limitedAs; i++) if ((await run.post(h)).status === 429) limitedAs = h;
-    } else if (await verify('E-CLIENT-ID-SOCKET', fillSocket)) {
-      limitedAs = {};
+    if (!(await verify('E-CLIENT-ID-SOCKET', fillSocket))) {
+      notTested('E-ADVISORY-XFF-FORGEABLE', 'no caller was limited by its socket address, so there was no limit to dodge by forging X-Forwarded-For');
+      return;
     }
-    if (!limitedAs) return; // no limited caller to forge from: the advisory stays untested
-
     const forged = identity.address();
-    const reply = await run.post({ ...limitedAs, 'X-Forwarded-For': forged });
+    const reply = await run.post({ 'X-Forwarded-For': forged });
     advise(
       'E-ADVISORY-XFF-FORGEABLE',
       reply.status === 429
         ? undefined
-        : `a caller limited as ${limitedAs['X-Forwarded-For'] ?? 'its socket address'} got a fresh counter (answer ${reply.status}) by sending X-Forwarded-For: ${forged}; any caller can dodge the limit this way unless a trusted proxy overwrites X-Forwarded-For and X-Real-IP`,
+        : `a caller limited as its socket address got a fresh counter (answer ${reply.status}) by sending X-Forwarded-For: ${forged}; any caller can dodge the limit this way unless a trusted proxy overwrites X-Forwarded-For and X-Real-IP`,
     );
   },
 );

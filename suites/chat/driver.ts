@@ -6,8 +6,11 @@ import type { components } from '../../generated/chat.ts';
 import type { Client, Reply } from '../../harness/http/client.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
 import type { ChatSettings, Profile } from '../../harness/profile/types.ts';
-import { RequirementViolation } from '../../harness/verdicts.ts';
+import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
+import { identifySpanish, type LanguageFinding } from './language.ts';
 import { SlidingWindow, clientIdOf, placeOf, type Expectation, type Headers, type Place, type When } from './model.ts';
+
+export { SHARED_COUNTER } from './scope.ts';
 
 /** The chat settings of the profile (its loader fills in the documented defaults: one instance, and so on). */
 export function chatSettings(profile: Profile): ChatSettings {
@@ -16,49 +19,69 @@ export function chatSettings(profile: Profile): ChatSettings {
   return s;
 }
 
-/**
- * Behind a proxy that rewrites X-Forwarded-For every request of the run reaches the limiter as one client, so checks
- * running side by side would spend each other's allowance: counting cannot be judged, only the rest.
- */
-export const SHARED_COUNTER =
-  'the profile says a proxy rewrites X-Forwarded-For (clientAddressesPreserved: false): every request of the run shares one counter, and checks running side by side would spend each other\'s allowance';
-
 export const CHAT_BODY: components['schemas']['ChatRequest'] = { messages: [{ role: 'user', content: 'Hola' }] };
 
 /** The model's name for the socket address, which the harness cannot see. */
 export const SOCKET = 'socket';
 
-/** The header forms a client can name itself with; all of them name `address` in the document's reading. */
-export type Form = 'xff' | 'xff-chain' | 'xff+xri' | 'xri';
-export const FORMS: Form[] = ['xff', 'xff-chain', 'xff+xri', 'xri'];
+/** How a client's own address is written: IPv4, IPv6 (2001:db8::/32, the documentation range) or IPv4-mapped IPv6. */
+export type Kind = 'v4' | 'v6' | 'v4-mapped';
+export const KINDS: Kind[] = ['v4', 'v6', 'v4-mapped'];
 
-/** A client address, and a second one that may only show where the document says it does not count. */
+/**
+ * An address of `kind` made from a fresh IPv4 address (harness/identity.ts), so that it is as fresh: the IPv6 one
+ * carries the IPv4 address's 32 bits in its last two groups, the mapped one is its ::ffff: spelling. Written as
+ * RFC 5952 prints them (lower case, the longest run of zero groups shortened), so a target that normalises the
+ * address keeps the same string. Whether a mapped address and its IPv4 form are one client is open: no IPv4 address
+ * a mapped one was made from is ever sent, so the suite never asserts either way.
+ */
+export function addressOf(kind: Kind, v4: string): string {
+  if (kind === 'v4') return v4;
+  if (kind === 'v4-mapped') return `::ffff:${v4}`;
+  const [a, b, c, d] = v4.split('.').map(Number);
+  return `2001:db8::${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+}
+
+/**
+ * The header forms a client can name itself with, as proxies write them; each names `address` in the document's
+ * reading. Several hops come with and without spaces after the commas.
+ */
+export type Form = 'xff' | 'xff-spaced' | 'xff-tight' | 'xff+xri' | 'xri';
+export const FORMS: Form[] = ['xff', 'xff-spaced', 'xff-tight', 'xff+xri', 'xri'];
+
+/** A client address, and addresses that may only show where the document says they do not count. */
 export interface Addresses {
+  kind: Kind;
   address: string;
-  decoy: string;
+  decoys: [string, string];
 }
 
 export function headersOf(form: Form, a: Addresses): Headers {
   switch (form) {
     case 'xff':
       return { 'X-Forwarded-For': a.address };
-    case 'xff-chain':
-      return { 'X-Forwarded-For': `${a.address}, ${a.decoy}` };
+    case 'xff-spaced':
+      return { 'X-Forwarded-For': `${a.address}, ${a.decoys[0]}, ${a.decoys[1]}` };
+    case 'xff-tight':
+      return { 'X-Forwarded-For': `${a.address},${a.decoys[0]}` };
     case 'xff+xri':
-      return { 'X-Forwarded-For': a.address, 'X-Real-IP': a.decoy };
+      return { 'X-Forwarded-For': a.address, 'X-Real-IP': a.decoys[0] };
     case 'xri':
       return { 'X-Real-IP': a.address };
   }
 }
 
-/** The requirement that makes a form name its first address (plain X-Forwarded-For is the baseline). */
-const FORM_REQUIREMENT: Record<Form, string | undefined> = {
-  xff: undefined,
-  'xff-chain': 'E-CLIENT-ID-XFF-FIRST',
-  'xff+xri': 'E-CLIENT-ID-XFF-FIRST',
-  xri: 'E-CLIENT-ID-XREALIP',
-};
-const formRequirements = (forms: Iterable<Form>) => [...new Set([...forms].map((f) => FORM_REQUIREMENT[f]).filter((r): r is string => !!r))];
+/**
+ * The identification rules a client's requests rely on: X-Real-IP alone, or the first address of X-Forwarded-For
+ * when anything but one plain IPv4 address is there (one IPv4 address in X-Forwarded-For is the baseline every
+ * counting check uses).
+ */
+export function rulesOf(form: Form, kind: Kind): string[] {
+  if (form === 'xri') return ['E-CLIENT-ID-XREALIP'];
+  if (form === 'xff' && kind === 'v4') return [];
+  return ['E-CLIENT-ID-XFF-FIRST'];
+}
+const rulesOfAll = (forms: Iterable<Form>, kind: Kind) => [...new Set([...forms].flatMap((f) => rulesOf(f, kind)))];
 
 export const toleranceNote = (maxRoundTripMs: number) =>
   `E: Retry-After tolerance 1 s + measured round trip (max ${maxRoundTripMs} ms) = ${(1 + maxRoundTripMs / 1000).toFixed(3)} s`;
@@ -67,17 +90,21 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 export const whenOf = (r: Reply): When => ({ sentAt: r.sentAt, receivedAt: r.receivedAt });
 
 export interface Deviation {
+  /** The requirements the deviation breaks; the first is its cause, the others what the same evidence breaks too. */
   ids: string[];
   message: string;
   expected: string;
   /** The client's exchanges up to the deviation: the evidence. */
   exchanges: Exchange[];
+  /** Requirements whose failure in the same run would explain this one. */
+  knockOnOf?: string[];
 }
 
 interface Sent {
   at: When;
   status: number;
   form: Form;
+  kind: Kind;
   exchange: Exchange;
 }
 const isLimited = (s: { status: number }) => s.status === 429;
@@ -85,13 +112,46 @@ const isLimited = (s: { status: number }) => s.status === 429;
 /** The target left the model's track: the client is not followed further (what follows would only echo it). */
 class Stop extends Error {}
 
+/**
+ * The condition each requirement is about, as the driver recognises it in an answer the target got right: a
+ * requirement whose condition never arose is not tested, never passed.
+ */
+const CONDITIONS: Record<string, string> = {
+  'E-LIMIT-ALLOWED': 'a request allowed with maxRequests - 1 stamps at most in the window (the last of an allowance)',
+  'E-LIMIT-429': 'a 429 where the model demands one (instances x maxRequests stamps certainly in the window)',
+  'E-PER-INSTANCE': 'a 429 where the model demands one (instances x maxRequests stamps certainly in the window)',
+  'E-WINDOW-SLIDING': 'a client limited earlier, allowed again where the model demands it',
+  'E-LIMITED-NOT-RECORDED': 'a client allowed again while its limited retries, had they been recorded, would have filled the window',
+  'E-PRUNE-BEFORE-COUNT': 'a client allowed while its stamps older than the window, had they still counted, would have filled it',
+  'E-PER-CLIENT': 'a client allowed while another client was limited',
+  'E-CLIENT-ID-XFF-FIRST': 'a client named by the first of several X-Forwarded-For addresses, beside an X-Real-IP, or by an IPv6 address, limited where the model demands it',
+  'E-CLIENT-ID-XREALIP': 'a client named by X-Real-IP alone, limited where the model demands it',
+  'E-429-BODY-ERROR': 'a 429 answer',
+  'E-429-BODY-MESSAGE': 'a 429 answer',
+  'E-429-MESSAGE-SPANISH': 'a 429 message whose language can be told',
+  'E-429-RETRYAFTER-BODY': 'a 429 answer',
+  'E-429-RETRY-AFTER-HEADER': 'a 429 answer',
+  'E-429-REMAINING-ZERO': 'a 429 answer',
+};
+
+/**
+ * "message (a fixed Spanish-language sentence ...)": the first 429 message this worker saw, with its exchange, and
+ * what the language identifier made of each message. Every later 429 of the run is held to the same text.
+ */
+let firstMessage: { text: string; exchange: Exchange } | undefined;
+const languages = new Map<string, LanguageFinding>();
+
+type Verify = (id: string, check: () => Promise<void> | void) => Promise<boolean>;
+
 export class ChatRun {
   readonly model: SlidingWindow;
   readonly deviations: Deviation[] = [];
   readonly statuses: number[] = [];
   private readonly history = new Map<string, Sent[]>();
+  private readonly seen = new Set<string>();
   private maxRttMs = 0;
-  private message?: string;
+  private stopped = 0;
+  private undecidedLanguage?: string;
 
   /** `judged`: the requirements this test gives a verdict on (and has not set aside). */
   constructor(
@@ -103,8 +163,9 @@ export class ChatRun {
     this.model = new SlidingWindow(settings.windowMs, settings.maxRequests, settings.instances);
   }
 
-  client(): Addresses {
-    return { address: this.fresh(), decoy: this.fresh() };
+  /** A new client: its address and its decoys, all of `kind`, none used by any other test of the run. */
+  client(kind: Kind = 'v4'): Addresses {
+    return { kind, address: addressOf(kind, this.fresh()), decoys: [addressOf(kind, this.fresh()), addressOf(kind, this.fresh())] };
   }
 
   /** The longest round trip so far, in whole ms (rounded up). */
@@ -115,6 +176,11 @@ export class ChatRun {
   /** Retry-After is whole seconds rounded either way, from a wait the brackets bound: one second plus the round trip. */
   get toleranceS(): number {
     return 1 + this.maxRoundTripMs / 1000;
+  }
+
+  /** The requirements whose condition arose and which the target met. */
+  get seenIds(): readonly string[] {
+    return [...this.seen];
   }
 
   /** One counted request: unpaced, and a 429 is what the check is after. */
@@ -134,7 +200,7 @@ export class ChatRun {
     const expected = this.model.expect(id, at);
     const limited = isLimited(reply);
     const past = this.history.get(id) ?? [];
-    this.history.set(id, [...past, { at, status: reply.status, form, exchange: reply.exchange }]);
+    this.history.set(id, [...past, { at, status: reply.status, form, kind: who.kind, exchange: reply.exchange }]);
     const label = `${id} (${form}, ${JSON.stringify(headers)})`;
     const evidence = () => this.exchangesOf(id);
     if (limited) this.checkLimitedAnswer(reply, expected, label, evidence);
@@ -142,25 +208,28 @@ export class ChatRun {
 
     const { windowMs: w, maxRequests: m, instances: n } = this.settings;
     if (expected.answer === 'allowed' && limited) {
-      const blame = await this.blameLimited(past, at, expected, form);
+      const blame = await this.blameLimited(past, at, expected, form, who.kind);
       this.deviate(
         blame.ids,
         `${label} got 429 while at most ${expected.possible} of its stamps can be in the ${w} ms window (maxRequests ${m}); ${blame.why}. ${this.timeline(id)}`,
         `allowed (not 429): fewer than ${m} stamps in the window`,
         [...evidence(), ...(blame.probe ? [blame.probe] : [])],
       );
+      this.stopped++;
       throw new Stop();
     }
     if (expected.answer === 'limited' && !limited) {
-      const blame = this.blameAllowed(past, at, form);
+      const blame = this.blameAllowed(past, at, form, who.kind);
       this.deviate(
         blame.ids,
         `${label} got ${reply.status}, not 429, while ${expected.certain} of its stamps are certainly in the ${w} ms window (limit ${n > 1 ? `${n} instances x ${m}` : m}); ${blame.why}. ${this.timeline(id)}`,
         `429: ${n > 1 ? `${n} x ` : ''}${m} stamps in the window`,
         evidence(),
       );
+      this.stopped++;
       throw new Stop();
     }
+    this.observe(id, past, at, expected, limited, form, who.kind);
     return limited;
   }
 
@@ -172,11 +241,15 @@ export class ChatRun {
     throw new Error(`harness: ${who.address} was never limited and the model never demanded it`);
   }
 
-  /** Retries every tenth of a window while limited. */
+  /**
+   * Retries while limited, ten times a window per instance: enough limited retries in the window that, had they been
+   * recorded, every instance would be full (the condition E-LIMITED-NOT-RECORDED is about).
+   */
   async pollUntilAllowed(who: Addresses, form: Form = 'xff'): Promise<void> {
+    const n = this.settings.instances;
     // Once every stamp has left the window the model demands "allowed" and a miss stops the client.
-    for (let i = 0; i < 40; i++) {
-      await sleep(this.settings.windowMs / 10);
+    for (let i = 0; i < 40 * n; i++) {
+      await sleep(this.settings.windowMs / (10 * n));
       if (!(await this.send(who, form))) return;
     }
     throw new Error(`harness: ${who.address} stayed limited and the model never demanded otherwise`);
@@ -188,21 +261,85 @@ export class ChatRun {
     for (const r of results) if (r.status === 'rejected' && !(r.reason instanceof Stop)) throw r.reason;
   }
 
-  /** For plain tests: the first deviation that names `id`. */
+  /**
+   * One requirement's verdict: the first deviation that names it, else passed when its condition arose (and the
+   * target met it), else not tested, with the reason.
+   */
   check(id: string): void {
     const d = this.deviations.find((x) => x.ids.includes(id));
-    if (d) throw new RequirementViolation(id, d.message, d.expected, d.exchanges);
+    if (d) throw this.violation(d, id === d.ids[0] ? d.ids : [id]);
+    if (!this.seen.has(id)) throw new NotTested(this.unseen(id));
   }
 
-  /** For properties: the first deviation, under the first requirement it names that is still judged. */
+  /**
+   * For plain tests: the verdicts of `ids`, causes first. Each deviation fails the requirements it names with one
+   * piece of evidence, its first named requirement as the cause; then every other id gets `check`.
+   */
+  async judge(verify: Verify, ids: readonly string[]): Promise<void> {
+    const done = new Set<string>();
+    for (const d of this.deviations) {
+      const mine = d.ids.filter((id) => ids.includes(id) && !done.has(id));
+      if (mine.length === 0) continue;
+      await verify(mine[0], () => {
+        throw this.violation(d, mine);
+      });
+      mine.forEach((id) => done.add(id));
+    }
+    for (const id of ids) if (!done.has(id)) await verify(id, () => this.check(id));
+  }
+
+  /** For properties: the first deviation, under every requirement it names (they are all still judged). */
   throwFirst(): void {
     const d = this.deviations[0];
-    if (d) throw new RequirementViolation(d.ids[0], d.message, d.expected, d.exchanges);
+    if (d) throw this.violation(d, d.ids);
   }
 
-  private deviate(ids: string[], message: string, expected: string, exchanges: Exchange[]): void {
+  /** A deviation as a violation of `ids`: when they leave out its cause (judged already), a knock-on of that one. */
+  private violation(d: Deviation, ids: string[]): RequirementViolation {
+    const knockOnOf = [...(d.knockOnOf ?? []), ...(ids[0] === d.ids[0] ? [] : [d.ids[0]])];
+    return new RequirementViolation(ids, d.message, d.expected, d.exchanges, knockOnOf.length ? knockOnOf : undefined);
+  }
+
+  private unseen(id: string): string {
+    const what = CONDITIONS[id] ?? 'the condition this requirement is about';
+    const why =
+      id === 'E-429-MESSAGE-SPANISH' && this.undecidedLanguage
+        ? `; the 429 message was not judged: ${this.undecidedLanguage}`
+        : this.stopped
+          ? `; ${this.stopped} client(s) were no longer followed after a deviation`
+          : '';
+    return `not seen in this check: ${what}${why}`;
+  }
+
+  private saw(...ids: string[]): void {
+    for (const id of ids) this.seen.add(id);
+  }
+
+  /** An answer on the model's track: which requirements' conditions did it reach? */
+  private observe(id: string, past: Sent[], at: When, e: Expectation, limited: boolean, form: Form, kind: Kind): void {
+    const { windowMs: w, maxRequests: m, instances: n } = this.settings;
+    if (limited && e.answer === 'limited') this.saw('E-LIMIT-429', 'E-PER-INSTANCE', ...rulesOf(form, kind));
+    if (limited || e.answer !== 'allowed') return;
+    if (e.possible === m - 1) this.saw('E-LIMIT-ALLOWED');
+    if (past.some(isLimited)) this.saw('E-WINDOW-SLIDING');
+    // Had the stamps below still counted, the model would have demanded a 429 here: the breach would have shown.
+    const full = (extra: number) => extra > 0 && e.certain + extra >= n * m;
+    if (full(past.filter((s) => isLimited(s) && placeOf(s.at, at, w) === 'inside').length)) this.saw('E-LIMITED-NOT-RECORDED');
+    if (full(past.filter((s) => !isLimited(s) && placeOf(s.at, at, w) === 'outside').length)) this.saw('E-PRUNE-BEFORE-COUNT');
+    if (this.anotherLimited(id, at)) this.saw('E-PER-CLIENT');
+  }
+
+  /** Whether some other client's last answer was a 429 and its stamps may still fill its window. */
+  private anotherLimited(id: string, at: When): boolean {
+    for (const [other, sent] of this.history) {
+      if (other !== id && isLimited(sent[sent.length - 1]) && this.model.expect(other, at).answer !== 'allowed') return true;
+    }
+    return false;
+  }
+
+  private deviate(ids: string[], message: string, expected: string, exchanges: Exchange[], knockOnOf?: string[]): void {
     const mine = ids.filter(this.judged);
-    if (mine.length > 0) this.deviations.push({ ids: mine, message, expected, exchanges });
+    if (mine.length > 0) this.deviations.push({ ids: mine, message, expected, exchanges, ...(knockOnOf ? { knockOnOf } : {}) });
   }
 
   private exchangesOf(id: string): Exchange[] {
@@ -210,12 +347,12 @@ export class ChatRun {
   }
 
   /** Limited although the model says allowed: which breach would have made the client full? */
-  private async blameLimited(past: Sent[], at: When, e: Expectation, form: Form): Promise<{ ids: string[]; why: string; probe?: Exchange }> {
+  private async blameLimited(past: Sent[], at: When, e: Expectation, form: Form, kind: Kind): Promise<{ ids: string[]; why: string; probe?: Exchange }> {
     const { windowMs: w, maxRequests: m } = this.settings;
     // A fresh client in the same form, right away: if it is limited too, this client is not kept apart.
-    const probe = await this.post(headersOf(form, this.client()));
+    const probe = await this.post(headersOf(form, this.client(kind)));
     if (isLimited(probe)) {
-      return { ids: [...formRequirements([form]), 'E-PER-CLIENT'], why: 'a fresh client sending the same header form right after was limited too: counters are shared', probe: probe.exchange };
+      return { ids: [...rulesOf(form, kind), 'E-PER-CLIENT'], why: 'a fresh client sending the same header form right after was limited too: counters are shared', probe: probe.exchange };
     }
     const count = (list: Sent[], where: (p: Place) => boolean) => list.filter((s) => where(placeOf(s.at, at, w))).length;
     const refusedInWindow = count(past.filter(isLimited), (p) => p !== 'outside');
@@ -227,26 +364,26 @@ export class ChatRun {
       why.push(`it would be full had its ${refusedInWindow} limited request(s) in the window been recorded`);
     }
     if (expired > 0 && e.possible + expired >= m) {
-      if (e.possible === 0) ids.push('E-PRUNE-BEFORE-COUNT');
-      ids.push('E-WINDOW-SLIDING');
+      // With every stamp aged out, counting before pruning is the cause; with some still in, the window's slide.
+      ids.push(...(e.possible === 0 ? ['E-PRUNE-BEFORE-COUNT', 'E-WINDOW-SLIDING'] : ['E-WINDOW-SLIDING', 'E-PRUNE-BEFORE-COUNT']));
       why.push(`it would be full had its ${expired} stamp(s) older than the window still counted`);
     }
     if (ids.length > 0) return { ids, why: why.join('; ') };
     // With stamps of its own, it got fewer than maxRequests through; with none, someone else's stamps counted.
     return {
-      ids: [...formRequirements([form]), ...(e.possible === 0 ? ['E-PER-CLIENT'] : ['E-LIMIT-ALLOWED', 'E-PER-INSTANCE'])],
+      ids: [...rulesOf(form, kind), ...(e.possible === 0 ? ['E-PER-CLIENT'] : ['E-LIMIT-ALLOWED', 'E-PER-INSTANCE'])],
       why: 'neither stamps older than the window nor limited requests explain it',
     };
   }
 
   /** Allowed although the model says limited: which breach would have let it through? */
-  private blameAllowed(past: Sent[], at: When, form: Form): { ids: string[]; why: string } {
+  private blameAllowed(past: Sent[], at: When, form: Form, kind: Kind): { ids: string[]; why: string } {
     const w = this.settings.windowMs;
     const stamps = past.filter((s) => !isLimited(s));
     const inWindow = stamps.filter((s) => placeOf(s.at, at, w) !== 'outside');
     const forms = new Set<Form>([form, ...inWindow.map((s) => s.form)]);
     if (forms.size > 1) {
-      return { ids: formRequirements(forms), why: `the document names one client in the header forms ${[...forms].join(', ')}, the target counted them apart` };
+      return { ids: rulesOfAll(forms, kind), why: `the document names one client in the header forms ${[...forms].join(', ')}, the target counted them apart` };
     }
     if (past.some(isLimited) || stamps.some((s) => placeOf(s.at, at, w) === 'outside')) {
       return { ids: ['E-WINDOW-SLIDING'], why: 'it was let through again before its oldest stamp had left the window' };
@@ -262,15 +399,9 @@ export class ChatRun {
     const json = reply.json as Partial<components['schemas']['TooManyRequests']> | undefined;
     const body = json && typeof json === 'object' && !Array.isArray(json) ? json : undefined;
     const said = `the 429 to ${label}`;
+    this.saw('E-429-BODY-ERROR', 'E-429-RETRYAFTER-BODY', 'E-429-RETRY-AFTER-HEADER', 'E-429-REMAINING-ZERO');
     if (body?.error !== 'Too Many Requests') this.deviate(['E-429-BODY-ERROR'], `${said} has error ${JSON.stringify(body?.error)} (body ${reply.text.slice(0, 200)})`, '"Too Many Requests"', evidence());
-    const message = body?.message;
-    if (typeof message !== 'string' || message.trim() === '') {
-      this.deviate(['E-429-BODY-MESSAGE'], `${said} has message ${JSON.stringify(message)}`, 'a non-empty string', evidence());
-    } else if (this.message !== undefined && message !== this.message) {
-      this.deviate(['E-429-BODY-MESSAGE'], `${said} has message ${JSON.stringify(message)}, an earlier 429 had ${JSON.stringify(this.message)}`, 'the same fixed sentence on every 429', evidence());
-    } else {
-      this.message = message;
-    }
+    this.checkMessage(body?.message, reply, said, evidence);
     const tol = this.toleranceS;
     // The wait is known when the model followed the client with one instance; otherwise only its bounds are.
     const known = e.answer !== 'allowed' && n === 1;
@@ -294,6 +425,30 @@ export class ChatRun {
     } else if (Number(header) < lo || Number(header) > hi) {
       this.deviate(['E-429-RETRY-AFTER-HEADER'], `${said} has Retry-After ${header}; ${wait} (tolerance ${tol.toFixed(3)} s)`, expectedWait, evidence());
     }
+  }
+
+  /** "message (a fixed Spanish-language sentence ...)": a non-empty string, the same on every 429, in Spanish. */
+  private checkMessage(message: unknown, reply: Reply, said: string, evidence: () => Exchange[]): void {
+    if (typeof message !== 'string' || message.trim() === '') {
+      this.deviate(['E-429-BODY-MESSAGE'], `${said} has message ${JSON.stringify(message)}`, 'a non-empty string', evidence());
+      return;
+    }
+    if (firstMessage && message !== firstMessage.text) {
+      this.deviate(
+        ['E-429-BODY-MESSAGE'],
+        `${said} has message ${JSON.stringify(message)}, an earlier 429 of the run had ${JSON.stringify(firstMessage.text)}`,
+        'the same fixed sentence on every 429',
+        [firstMessage.exchange, ...evidence()],
+      );
+    } else {
+      firstMessage ??= { text: message, exchange: reply.exchange };
+      this.saw('E-429-BODY-MESSAGE');
+    }
+    let finding = languages.get(message);
+    if (!finding) languages.set(message, (finding = identifySpanish(message)));
+    if (finding.verdict === 'spanish') this.saw('E-429-MESSAGE-SPANISH');
+    else if (finding.verdict === 'undecided') this.undecidedLanguage = `${JSON.stringify(message)}: ${finding.detail}`;
+    else this.deviate(['E-429-MESSAGE-SPANISH'], `${said} has message ${JSON.stringify(message)}: ${finding.detail}`, 'a sentence in Spanish', evidence());
   }
 
   /** A client's requests as evidence: ms since its first request left, sent..answered, status. */

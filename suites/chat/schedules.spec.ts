@@ -1,10 +1,12 @@
 import fc from 'fast-check';
+import { fitTimeout } from '../../harness/budget.ts';
 import { test, reqTags } from '../../harness/fixtures.ts';
 import { runsAtDepth } from '../../harness/property.ts';
-import { ChatRun, FORMS, SHARED_COUNTER, chatSettings, sleep, toleranceNote, type Form } from './driver.ts';
+import { ChatRun, FORMS, KINDS, chatSettings, sleep, toleranceNote, type Form, type Kind } from './driver.ts';
+import { chatScope } from './scope.ts';
 
 const COUNTING = ['E-LIMIT-ALLOWED', 'E-LIMIT-429', 'E-PER-INSTANCE', 'E-WINDOW-SLIDING', 'E-PRUNE-BEFORE-COUNT', 'E-LIMITED-NOT-RECORDED'];
-const ANSWER = ['E-429-BODY-ERROR', 'E-429-BODY-MESSAGE', 'E-429-RETRYAFTER-BODY', 'E-429-RETRY-AFTER-HEADER', 'E-429-REMAINING-ZERO'];
+const ANSWER = ['E-429-BODY-ERROR', 'E-429-BODY-MESSAGE', 'E-429-MESSAGE-SPANISH', 'E-429-RETRYAFTER-BODY', 'E-429-RETRY-AFTER-HEADER', 'E-429-REMAINING-ZERO'];
 const IDENTITY = ['E-PER-CLIENT', 'E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP'];
 /**
  * Three cases at the default depth, split so that the larger part runs beside the limit test and the smaller after
@@ -22,8 +24,12 @@ interface Burst {
 }
 interface Plan {
   form: Form;
+  kind: Kind;
   bursts: Burst[];
 }
+
+/** Rounds of the property a run makes room for: the first, and reruns after failures. */
+const ROUNDS = 5;
 
 const pauseOf = (p: { bursts: Burst[] }) => p.bursts.reduce((t, b) => t + b.gap, 0);
 
@@ -35,11 +41,17 @@ function schedules(maxRequests: number): fc.Arbitrary<Plan[]> {
   const size = fc.integer({ min: 1, max: maxRequests + 2 });
   const burst = fc.record({ gap: fc.constantFrom(0, 0.1, 0.25, 0.4, 0.6), size });
   const plan = fc
-    .record({ form: fc.constantFrom(...FORMS), bursts: fc.array(burst, { minLength: 1, maxLength: 3 }), lastAt: fc.constantFrom(1, 1.05, 1.1), lastSize: size })
-    .map(({ form, bursts, lastAt, lastSize }) => {
+    .record({
+      form: fc.constantFrom(...FORMS),
+      kind: fc.constantFrom(...KINDS),
+      bursts: fc.array(burst, { minLength: 1, maxLength: 3 }),
+      lastAt: fc.constantFrom(1, 1.05, 1.1),
+      lastSize: size,
+    })
+    .map(({ form, kind, bursts, lastAt, lastSize }) => {
       const early: Burst[] = [];
       for (const b of bursts) if (pauseOf({ bursts: [...early, b] }) <= 0.9) early.push(b);
-      return { form, bursts: [...early, { gap: lastAt - pauseOf({ bursts: early }), size: lastSize }] };
+      return { form, kind, bursts: [...early, { gap: lastAt - pauseOf({ bursts: early }), size: lastSize }] };
     });
   // A case costs a window of wall time and timing does not shrink reliably: cases are reported as drawn.
   return fc.noShrink(fc.array(plan, { minLength: 3, maxLength: 5 }));
@@ -49,16 +61,19 @@ for (const part of PARTS) {
   test(
     `generated schedules of clients against the sliding-window model (${part.id})`,
     { tag: reqTags(...COUNTING, ...ANSWER, ...IDENTITY) },
-    async ({ api, profile, identity, property, notApplicable, note, plannedWait }) => {
+    async ({ api, profile, target, identity, property, notApplicable, note, plannedWait }, testInfo) => {
       const settings = chatSettings(profile);
-      const w = settings.windowMs;
-      // Each failing requirement reruns the property with it set aside.
-      test.setTimeout(120_000 + runsAtDepth(part.runs) * 20 * w);
+      const { windowMs: w, maxRequests: m } = settings;
       const requirements = [...COUNTING, ...ANSWER, ...IDENTITY];
-      if (!settings.clientAddressesPreserved) {
-        for (const id of requirements) notApplicable(id, SHARED_COUNTER);
+      const { counting } = chatScope(settings, target.baseUrl);
+      if (counting) {
+        for (const id of requirements) notApplicable(id, counting);
         return;
       }
+      // A case: up to 5 clients, 4 bursts each of up to maxRequests + 2, over 1.1 windows. A failing requirement
+      // reruns the property with it set aside: room for a few such rounds.
+      const cases = runsAtDepth(part.runs) * ROUNDS;
+      fitTimeout(testInfo, { requests: cases * 5 * 4 * (m + 2), waitMs: cases * 1.1 * w }, profile, !target.reference);
       let maxRoundTripMs = 0;
       await property({
         id: part.id,
@@ -67,13 +82,13 @@ for (const part of PARTS) {
         arbitrary: schedules(settings.maxRequests),
         // A schedule's requests are judged together: one that got no answer names no single requirement.
         testing: () => [],
-        check: async (plans, skip) => {
+        check: async (plans, skip, saw) => {
           // Fresh clients every case: a case never inherits stamps from an earlier one.
           const run = new ChatRun(api, settings, () => identity.address(), (id) => requirements.includes(id) && !skip.has(id));
           plannedWait(Math.max(...plans.map(pauseOf)) * w);
           await run.together(
             plans.map((p) => async () => {
-              const c = run.client();
+              const c = run.client(p.kind);
               for (const b of p.bursts) {
                 await sleep(b.gap * w);
                 for (let i = 0; i < b.size; i++) await run.send(c, p.form);
@@ -81,6 +96,7 @@ for (const part of PARTS) {
             }),
           );
           maxRoundTripMs = Math.max(maxRoundTripMs, run.maxRoundTripMs);
+          for (const id of run.seenIds) if (requirements.includes(id)) saw(id);
           run.throwFirst();
         },
       });

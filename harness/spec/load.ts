@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import Router from 'find-my-way';
 import YAML from 'yaml';
 import { SPECS_DIR } from '../paths.ts';
 import { genericRequirements } from './generic.ts';
@@ -14,16 +15,22 @@ export function loadSpec(name: string): LoadedSpec {
   const hit = cache.get(name);
   if (hit) return hit;
   const file = path.join(SPECS_DIR, `${name}.yaml`);
-  const text = readFileSync(file, 'utf8');
+  const spec = buildSpec(name, readFileSync(file, 'utf8'), path.relative(path.dirname(SPECS_DIR), file));
+  cache.set(name, spec);
+  return spec;
+}
+
+/** A spec from its YAML text: the OpenAPI document, its requirements (with the derived generic ones), its operations. */
+export function buildSpec(name: string, text: string, file: string): LoadedSpec {
   const doc = YAML.parse(text) as Record<string, any>;
   const prefix = String(doc['x-requirement-prefix'] ?? '');
   const schemes = securitySchemes(doc);
   const operations = flattenOperations(doc);
   const written: Requirement[] = (doc['x-requirements'] ?? []).map((r: any) => ({ ...r, observable: r.observable !== false }));
-  const spec: LoadedSpec = {
+  return {
     name,
     prefix,
-    file: path.relative(path.dirname(SPECS_DIR), file),
+    file,
     sha256: createHash('sha256').update(text).digest('hex'),
     document: String(doc['x-document'] ?? ''),
     section: String(doc['x-section'] ?? ''),
@@ -35,8 +42,6 @@ export function loadSpec(name: string): LoadedSpec {
     operations,
     securitySchemes: schemes,
   };
-  cache.set(name, spec);
-  return spec;
 }
 
 export function requirementById(spec: LoadedSpec, id: string): Requirement | undefined {
@@ -111,7 +116,11 @@ function flattenResponses(doc: any, responses: Record<string, any>): Record<stri
   return out;
 }
 
-/** Finds the operation a request goes to, matching templated path segments ("/v1/events/{id}"). */
+/**
+ * Finds the operation a request goes to. A router puts static segments before templates, as OpenAPI requires: with
+ * /v1/events/{id} and /v1/events/statistics, /v1/events/statistics is the latter whatever the order of the spec.
+ * Methods are matched as sent (HTTP methods are case-sensitive: "get" is no operation's GET).
+ */
 export function matchOperation(spec: LoadedSpec, method: string, pathname: string): { op?: Operation; pathKnown: boolean } {
   // Asked for every response the harness receives: remembered per spec (bounded, paths may carry ids).
   let seen = matches.get(spec);
@@ -119,17 +128,31 @@ export function matchOperation(spec: LoadedSpec, method: string, pathname: strin
   const key = `${method} ${pathname}`;
   let hit = seen.get(key);
   if (!hit) {
-    const candidates = spec.operations.filter((op) => pathMatches(op.path, pathname));
-    hit = { op: candidates.find((op) => op.method === method.toUpperCase()), pathKnown: candidates.length > 0 };
+    const { byMethod, byPath } = routersOf(spec);
+    const path = pathname.split('?')[0];
+    const found = byMethod.find(method as HTTPMethod, path);
+    hit = { op: (found?.store as { op: Operation } | undefined)?.op, pathKnown: byPath.find('GET', path) !== null };
     seen.set(key, hit);
   }
   return hit;
 }
 
+type HTTPMethod = Parameters<Router.Instance<Router.HTTPVersion.V1>['find']>[0];
 const matches = new WeakMap<LoadedSpec, Map<string, { op?: Operation; pathKnown: boolean }>>();
+const routers = new WeakMap<LoadedSpec, { byMethod: Router.Instance<Router.HTTPVersion.V1>; byPath: Router.Instance<Router.HTTPVersion.V1> }>();
 
-function pathMatches(template: string, pathname: string): boolean {
-  const a = template.split('/');
-  const b = pathname.split('?')[0].split('/');
-  return a.length === b.length && a.every((seg, i) => (seg.startsWith('{') && seg.endsWith('}') ? b[i].length > 0 : seg === b[i]));
+function routersOf(spec: LoadedSpec) {
+  let r = routers.get(spec);
+  if (!r) {
+    r = { byMethod: Router(), byPath: Router() };
+    const templates = new Set<string>();
+    for (const op of spec.operations) {
+      const route = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => `:${name.replace(/[^A-Za-z0-9_]/g, '_')}`);
+      r.byMethod.on(op.method as HTTPMethod, route, () => {}, { op });
+      if (!templates.has(route)) r.byPath.on('GET', route, () => {}, {});
+      templates.add(route);
+    }
+    routers.set(spec, r);
+  }
+  return r;
 }

@@ -61,7 +61,7 @@ export function precompile(spec: LoadedSpec): void {
 }
 
 function documentedResponse(responses: Record<string, OperationResponse>, status: number): OperationResponse | undefined {
-  return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? undefined;
+  return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
 }
 
 /** Which of the generic checks a response to this request can be held to: those its documented status declares. */

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { deref, loadSpec, matchOperation, requirementById } from '../../harness/spec/load.ts';
+import { buildSpec, deref, loadSpec, matchOperation, requirementById } from '../../harness/spec/load.ts';
+import { checkResponse } from '../../harness/validation/responses.ts';
 import { ROOT } from '../../harness/paths.ts';
 
 // The documents live next to the repository (../shared/seeds), in CI as here.
@@ -117,7 +118,36 @@ test('operations are flattened with security, switches, bodies and responses', (
 
 test('matchOperation finds the operation and tells a known path from an unknown one', () => {
   const bridge = loadSpec('game-bridge');
-  assert.equal(matchOperation(bridge, 'post', '/v2/log').op?.key, 'POST /v2/log');
+  assert.equal(matchOperation(bridge, 'POST', '/v2/log').op?.key, 'POST /v2/log');
+  // HTTP methods are case-sensitive: "post" is not POST.
+  assert.equal(matchOperation(bridge, 'post', '/v2/log').op, undefined);
   assert.deepEqual(matchOperation(bridge, 'GET', '/v2/log?x=1'), { op: undefined, pathKnown: true });
   assert.deepEqual(matchOperation(bridge, 'GET', '/v2/tps'), { op: undefined, pathKnown: false });
+});
+
+test('static segments win over templates, whatever the order of the spec; default responses are honoured', () => {
+  const events = buildSpec(
+    'events',
+    `openapi: 3.1.0
+info: { title: t, version: v1 }
+x-requirement-prefix: D
+paths:
+  /v1/events/{id}:
+    get:
+      responses:
+        '200': { description: one event, content: { application/json: { schema: { type: object, required: [id] } } } }
+        default: { description: error, content: { application/json: { schema: { type: object, required: [error] } } } }
+  /v1/events/statistics:
+    get:
+      responses:
+        '200': { description: rows, content: { application/json: { schema: { type: array } } } }
+`,
+    'specs/events.yaml',
+  );
+  assert.equal(matchOperation(events, 'GET', '/v1/events/statistics').op?.path, '/v1/events/statistics');
+  assert.equal(matchOperation(events, 'GET', '/v1/events/evt_123').op?.path, '/v1/events/{id}');
+  assert.equal(matchOperation(events, 'GET', '/v1/events/evt_123/extra').pathKnown, false);
+  const json = { 'content-type': 'application/json' };
+  assert.deepEqual(checkResponse(events, { method: 'GET', path: '/v1/events/statistics', status: 200, headers: json, body: '[]' }).schema, []);
+  assert.equal(checkResponse(events, { method: 'GET', path: '/v1/events/e1', status: 503, headers: json, body: '{}' }).schema.length, 1, 'validated against default');
 });

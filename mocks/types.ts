@@ -7,12 +7,12 @@ export interface RunningServer {
 
 /** A realistic bug the reference can be started with, and the requirements a good suite must see fail under it. */
 export interface Fault {
-  name: string;
-  description: string;
+  readonly name: string;
+  readonly description: string;
   /** The requirement ids the self-test expects to fail. */
-  violates: string[];
-  /** Ids that may fail too. */
-  collateral?: string[];
+  readonly violates: readonly string[];
+  /** Ids that may fail too; any other failing id fails the self-test (wrong blame). */
+  readonly collateral?: readonly string[];
   /** The reference profile (a file under targets/) the fault needs in order to show; default reference.yaml. */
-  profile?: string;
+  readonly profile?: string;
 }

@@ -9,9 +9,9 @@ export type { Fault };
 const logSuccessChecks = ['C-LOG-200', 'C-LOG-400-ONLY-ABSENT', 'C-LOG-LEVEL-OPTIONAL', 'C-LOG-LEVEL-ANY', 'C-LOG-CONTENT-TYPE-OPTIONAL'];
 // Checks that read an error body trip when every error body is malformed.
 const errorBodyChecks = ['C-AUTH-401-BODY', 'C-LOG-400-MISSING', 'C-LOG-NOT-JSON', 'C-DISABLED-403', 'C-METHOD-405', 'C-ERROR-BODY'];
-const except = (list: string[], ...ids: string[]) => list.filter((id) => !ids.includes(id));
+const except = (list: readonly string[], ...ids: string[]) => list.filter((id) => !ids.includes(id));
 
-export const faults: Fault[] = [
+export const faults = [
   // Authentication
   {
     name: 'auth-missing-key-accepted',
@@ -218,4 +218,6 @@ export const faults: Fault[] = [
     description: 'GET /v2/tps was left out of the router and answers 404.',
     violates: ['C-TPS-EXISTS'],
   },
-];
+] as const satisfies readonly Fault[];
+
+export type BridgeFault = (typeof faults)[number]['name'];

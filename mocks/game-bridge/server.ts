@@ -5,6 +5,8 @@ import net, { type AddressInfo } from 'node:net';
 import Router from 'find-my-way';
 import type { components } from '../../generated/game-bridge.js';
 import { faults } from './faults.js';
+import { faultSwitch, listen, readBody, sendJson } from '../plumbing.js';
+import type { RunningServer as BaseRunningServer } from '../types.js';
 import type { BridgeSettings } from '../../harness/profile/types.js';
 
 type Schemas = components['schemas'];
@@ -45,9 +47,7 @@ export interface ConsoleLine {
   message: string;
 }
 
-export interface RunningServer {
-  url: string;
-  close(): Promise<void>;
+export interface RunningServer extends BaseRunningServer {
   /** What POST /v2/log wrote to the game-server console, oldest first (for debugging; not visible over HTTP). */
   consoleLines: readonly ConsoleLine[];
 }
@@ -66,14 +66,10 @@ interface Route {
 }
 
 const COMMON_LEVELS = ['info', 'warn', 'error', 'debug'];
-const MAX_BODY_BYTES = 1 << 20;
 
 export async function start(options: StartOptions): Promise<RunningServer> {
   const { fault, settings } = options;
-  if (fault !== undefined && !faults.some((f) => f.name === fault)) {
-    throw new Error(`unknown game-bridge fault "${fault}"; known faults: ${faults.map((f) => f.name).join(', ')}`);
-  }
-  const on = (name: string) => fault === name;
+  const on = faultSwitch(faults, 'game-bridge', fault);
 
   const key = options.secrets.authKey;
   const reference = options.reference ?? {};
@@ -245,21 +241,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
       upstream.on('error', () => socket.destroy());
     });
   }
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    consoleLines,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  const running = await listen(server, options.host, options.port);
+  return { ...running, consoleLines };
 }
 
 function isDecodable(query: string): boolean {
@@ -290,25 +273,6 @@ function send(res: http.ServerResponse, reply: Reply, successAsText = false) {
     res.end();
     return;
   }
-  const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  res.writeHead(reply.status, {
-    'content-type': successAsText && reply.status < 300 ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
-    ...reply.headers,
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-/** Resolves to the body as text, or undefined when it exceeds MAX_BODY_BYTES. */
-function readBody(req: http.IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+  const contentType = successAsText && reply.status < 300 ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+  sendJson(res, reply.status, reply.body, { 'content-type': contentType, ...reply.headers });
 }

@@ -227,26 +227,41 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     recordGenericResponseChecks(spec, recorder, testInfo.tags);
   },
 
-  verify: async ({ recorder, api }, use) => {
+  verify: async ({ recorder, api, spec }, use) => {
     await use(async (id, check) => {
       recorder.assertClaimed(id);
       const start = recorder.exchanges.length;
-      try {
-        await check();
+      const req = spec.requirements.find((r) => r.id === id);
+      let caught: unknown;
+      let done = false;
+      // One step per requirement: Playwright's report and trace show the requirement and, for a deviation, the line
+      // that found it (the step fails there; the test goes on to its other requirements).
+      await base
+        .step(`${id} (${req?.level}): ${req?.text ?? ''}`, async () => {
+          try {
+            await check();
+            done = true;
+          } catch (e) {
+            caught = e;
+            if (!(e instanceof NotTested)) throw e;
+          }
+        })
+        .catch(() => {});
+      if (done) {
         recorder.record(id, 'passed');
         return true;
-      } catch (e) {
-        const c = await classify(e, api);
-        if (c.kind === 'not-tested') recorder.record(id, 'not-tested', c.message);
-        else if (c.kind === 'inconclusive') recorder.record(id, 'inconclusive', c.message);
-        else {
-          const v = e instanceof RequirementViolation ? e : undefined;
-          const exchanges = v?.exchanges?.length ? v.exchanges : e instanceof TargetError ? [e.exchange] : recorder.exchanges.slice(start);
-          const also = (v?.requirements ?? []).filter((r) => r !== id && recorder.claims(r) && !recorder.judged(r));
-          recorder.fail([id, ...also], c.message, exchanges, { expected: v?.expected, knockOnOf: v?.knockOnOf });
-        }
-        return false;
       }
+      const e = caught;
+      const c = await classify(e, api);
+      if (c.kind === 'not-tested') recorder.record(id, 'not-tested', c.message);
+      else if (c.kind === 'inconclusive') recorder.record(id, 'inconclusive', c.message);
+      else {
+        const v = e instanceof RequirementViolation ? e : undefined;
+        const exchanges = v?.exchanges?.length ? v.exchanges : e instanceof TargetError ? [e.exchange] : recorder.exchanges.slice(start);
+        const also = (v?.requirements ?? []).filter((r) => r !== id && recorder.claims(r) && !recorder.judged(r));
+        recorder.fail([id, ...also], c.message, exchanges, { expected: v?.expected, knockOnOf: v?.knockOnOf });
+      }
+      return false;
     });
   },
 

@@ -63,6 +63,9 @@ describe('a name or token the harness does not know: exit 2, and what it does kn
     assert.match(r.out, /not a replay token/);
   });
 
+});
+
+describe('a run that decides nothing: exit 2', () => {
   test('a --replay token that matches no property of the run', { timeout: 60_000 }, async () => {
     const r = await conformance(['--interfaces', 'game-bridge', '--seed', '1', '--grep', 'GET /v2/status: 200', '--replay', 'no-such-property=3:1:0']);
     assert.equal(r.code, 2, r.out);

@@ -10,6 +10,7 @@
  *
  * Error messages never quote key material: a malformed key is reported by its shape, not by its value.
  */
+import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
@@ -55,10 +56,9 @@ export function hmacSign(o: HmacOptions): string {
 // ECDSA P-256
 
 /**
- * A P-256 private key: 32 raw bytes, or those bytes as 64 hex digits (an optional "0x" is ignored).
- * PEM / PKCS#8 / SEC1 files are not read here (that would need an ASN.1 reader for a one-off conversion); convert
- * once, e.g. with node: `createPrivateKey(pem).export({ format: 'jwk' }).d` gives the key as base64url, and
- * `Buffer.from(d, 'base64url').toString('hex')` the hex this module takes.
+ * A P-256 private key as a profile's credential holds it: a PEM file's text (PKCS#8 or SEC1), a JWK (JSON text),
+ * 64 hex digits (an optional "0x" is ignored), or bytes (32 raw bytes, else DER, PKCS#8 or SEC1). Key files are read
+ * by node:crypto (OpenSSL), never parsed here.
  */
 export type P256PrivateKey = string | Uint8Array;
 
@@ -127,14 +127,9 @@ export function ecdsaP256Verify(o: EcdsaVerifyOptions): boolean {
 export function ecdsaP256PublicKey(privateKey: P256PrivateKey, format: 'hex' | 'pem' = 'hex'): string {
   const point = p256.getPublicKey(privateKeyBytes(privateKey), false);
   if (format === 'hex') return toHex(point);
-  const der = concat(SPKI_P256_PREFIX, point);
-  const lines = Buffer.from(der).toString('base64').match(/.{1,64}/g) ?? [];
-  return ['-----BEGIN PUBLIC KEY-----', ...lines, '-----END PUBLIC KEY-----', ''].join('\n');
+  const jwk = { kty: 'EC', crv: 'P-256', x: Buffer.from(point.subarray(1, 33)).toString('base64url'), y: Buffer.from(point.subarray(33)).toString('base64url') };
+  return createPublicKey({ key: jwk, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
 }
-
-// DER of SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING (0 unused bits) } up to the 65-byte point.
-// Fixed for every uncompressed P-256 key, so no ASN.1 reader is needed to write or read one.
-const SPKI_P256_PREFIX = fromHex('3059301306072a8648ce3d020106082a8648ce3d030107034200');
 
 // ---------------------------------------------------------------------------------------------------------------
 // Signer: what a profile names
@@ -246,25 +241,44 @@ function decodeSecret(s: string, encoding: SecretEncoding, what: string): Uint8A
 }
 
 function privateKeyBytes(k: P256PrivateKey): Uint8Array {
-  if (typeof k !== 'string') {
-    if (k.length !== 32 || !p256.utils.isValidSecretKey(k)) throw new Error('P-256 private key: expected 32 bytes in 1..n-1');
+  if (typeof k !== 'string' && k.length === 32) {
+    if (!p256.utils.isValidSecretKey(k)) throw new Error('P-256 private key: 32 bytes, but not a scalar in 1..n-1');
     return k;
   }
-  const hex = k.trim().replace(/^0x/i, '');
-  if (hex.includes('BEGIN')) throw new Error('P-256 private key: PEM is not read; give the 32-byte key as 64 hex digits');
-  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new Error(`P-256 private key: expected 64 hex digits, got ${hex.length} characters`);
-  return privateKeyBytes(fromHex(hex));
+  const text = typeof k === 'string' ? k.trim() : '';
+  const hex = text.replace(/^0x/i, '');
+  if (/^[0-9a-fA-F]{64}$/.test(hex)) return privateKeyBytes(fromHex(hex));
+  let key: KeyObject;
+  try {
+    if (typeof k !== 'string') key = derPrivateKey(Buffer.from(k));
+    else if (text.startsWith('{')) key = createPrivateKey({ key: JSON.parse(text) as JsonWebKey, format: 'jwk' });
+    else if (text.includes('-----BEGIN')) key = createPrivateKey(text);
+    else throw new Error('shape');
+  } catch {
+    // Never the key itself: only what shape it was expected to have.
+    throw new Error('P-256 private key: expected PEM (PKCS#8 or SEC1), a JWK, DER bytes, 32 raw bytes or 64 hex digits');
+  }
+  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error(`P-256 private key: the key is ${key.asymmetricKeyType} ${key.asymmetricKeyDetails?.namedCurve ?? ''}, not P-256`);
+  const d = key.export({ format: 'jwk' }).d;
+  if (!d) throw new Error('P-256 private key: the key has no private part');
+  return privateKeyBytes(new Uint8Array(Buffer.from(d, 'base64url')));
+}
+
+function derPrivateKey(der: Buffer): KeyObject {
+  try {
+    return createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
+  } catch {
+    return createPrivateKey({ key: der, format: 'der', type: 'sec1' });
+  }
 }
 
 function publicKeyBytes(k: string | Uint8Array): Uint8Array {
-  if (typeof k !== 'string') return k;
-  if (!k.includes('BEGIN PUBLIC KEY')) return fromHex(k.trim().replace(/^0x/i, ''));
-  const der = new Uint8Array(Buffer.from(k.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64'));
-  const prefix = der.subarray(0, SPKI_P256_PREFIX.length);
-  if (der.length !== SPKI_P256_PREFIX.length + 65 || toHex(prefix) !== toHex(SPKI_P256_PREFIX)) {
-    throw new Error('public key PEM is not an uncompressed P-256 SubjectPublicKeyInfo');
-  }
-  return der.subarray(SPKI_P256_PREFIX.length);
+  if (typeof k === 'string' && !k.includes('-----BEGIN')) return fromHex(k.trim().replace(/^0x/i, ''));
+  if (typeof k !== 'string' && k.length === 65 && k[0] === 4) return k;
+  const key = typeof k === 'string' ? createPublicKey(k) : createPublicKey({ key: Buffer.from(k), format: 'der', type: 'spki' });
+  const jwk = key.export({ format: 'jwk' });
+  if (jwk.crv !== 'P-256' || !jwk.x || !jwk.y) throw new Error('public key is not a P-256 key');
+  return concat(new Uint8Array([4]), concat(new Uint8Array(Buffer.from(jwk.x, 'base64url')), new Uint8Array(Buffer.from(jwk.y, 'base64url'))));
 }
 
 function fromHex(s: string): Uint8Array {

@@ -168,6 +168,22 @@ test('private keys: hex (with or without 0x) or 32 bytes; errors never quote the
   assert.throws(() => ecdsaP256PublicKey(secretish), (e: Error) => !e.message.includes('deadbeef'));
 });
 
+test('key files are read by node:crypto: PEM (PKCS#8 and SEC1), DER and JWK give the same key as its hex', () => {
+  const point = Buffer.from(RFC6979_PUB, 'hex');
+  const b64 = (b: Buffer) => b.toString('base64url');
+  const key = createPrivateKey({ key: { kty: 'EC', crv: 'P-256', d: b64(Buffer.from(RFC6979_KEY, 'hex')), x: b64(point.subarray(1, 33)), y: b64(point.subarray(33)) }, format: 'jwk' });
+  const forms: Array<string | Uint8Array> = [
+    key.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    key.export({ type: 'sec1', format: 'pem' }).toString(),
+    new Uint8Array(key.export({ type: 'pkcs8', format: 'der' })),
+    new Uint8Array(key.export({ type: 'sec1', format: 'der' })),
+    JSON.stringify(key.export({ format: 'jwk' })),
+  ];
+  for (const f of forms) assert.equal(ecdsaP256PublicKey(f), RFC6979_PUB);
+  // The public PEM it writes is OpenSSL's own, and reads back to the same point.
+  assert.equal(createPublicKey(ecdsaP256PublicKey(RFC6979_KEY, 'pem')).export({ format: 'jwk' }).x, createPublicKey(key).export({ format: 'jwk' }).x);
+});
+
 test('makeSigner binds profile settings to a secret', () => {
   const h = makeSigner({ kind: 'hmac', hash: 'sha256', encoding: 'hex' }, RFC4231_KEY);
   assert.equal(h.kind, 'hmac');

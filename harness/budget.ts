@@ -10,7 +10,7 @@ export interface Work {
 /** Time one request is expected to take: the pacing share of one worker against a live target, a round trip otherwise. */
 export function perRequestMs(profile: Pick<Profile, 'requestsPerSecond'>, live: boolean, workers: number): number {
   const paced = live && profile.requestsPerSecond > 0 ? (1000 * Math.max(1, workers)) / profile.requestsPerSecond : 0;
-  return Math.max(paced, live ? 250 : 25);
+  return Math.max(paced, live ? 100 : 25);
 }
 
 /** Expected wall time of some work; the time limit gives it twice that and half a minute of slack. */

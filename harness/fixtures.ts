@@ -81,6 +81,8 @@ export class Recorder {
   readonly notes: string[] = [];
   readonly cases: Array<{ property: string; runs: number }> = [];
   plannedWaitMs = 0;
+  /** Why a check of this test could not decide (an outage, say): what the test then did not see is inconclusive, not untested. */
+  trouble?: string;
 
   constructor(
     private readonly spec: LoadedSpec,
@@ -103,6 +105,12 @@ export class Recorder {
   }
 
   record(id: string, status: Verdict['status'], message?: string): void {
+    if (status === 'inconclusive') this.trouble ??= message;
+    // A condition not seen after the test ran into trouble may have been hidden by it.
+    if (status === 'not-tested' && this.trouble) {
+      status = 'inconclusive';
+      message = `${message ?? 'not seen'}; this test could not decide another check (${this.trouble.split('\n')[0]})`;
+    }
     this.verdicts.push(message === undefined ? { id, status } : { id, status, message });
   }
 
@@ -354,9 +362,11 @@ async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyContext):
         } catch (e) {
           // Once the target is given up, nothing a case shows is about the case: no counterexample, no shrinking on it.
           if (e instanceof TargetError && e.kind === 'given-up') {
-            outage ??= messageOf(e);
+            outage ??= `outage: ${messageOf(e)}`;
             return;
           }
+          // No answer to a case whose requirements have all failed already: set aside, like an answer judged for them.
+          if (e instanceof TargetError && p.testing(v).every((id) => skip.has(id))) return;
           throw e;
         }
       },

@@ -199,7 +199,7 @@ function checkPlannedWork(): void {
   if (limit !== undefined && minutes > limit) {
     cannotRun(`the planned work takes about ${minutes.toFixed(1)} minutes (depth ${args.depth ?? 'default'}, ${profile.requestsPerSecond} requests per second, ${workers} workers), more than the ${limit} allowed: use a smaller --depth, a higher requestsPerSecond or a larger limit`);
   }
-  if (!args.quiet && minutes >= 1) console.log(`conformance: the planned work takes about ${minutes.toFixed(1)} minutes`);
+  if (!args.quiet && !process.env.HARNESS_QUIET && minutes >= 1) console.log(`conformance: the planned work takes about ${minutes.toFixed(1)} minutes`);
 }
 
 /**

@@ -157,7 +157,6 @@ export default class ConformanceReporter implements Reporter {
           exchanges: e.evidence?.exchanges ?? [],
           replay,
         };
-        if (cause.exchanges.length) cause.cassette = this.writeCassette(cause, target, profile, secrets.redact.bind(secrets));
         causes.set(key, cause);
       }
       if (!cause.touches.includes(e.verdict.id)) cause.touches.push(e.verdict.id);
@@ -194,6 +193,9 @@ export default class ConformanceReporter implements Reporter {
         failures,
       };
     });
+    // Written once every requirement a cause touches is known; the failures name their cause's cassette.
+    for (const cause of causes.values()) if (cause.exchanges.length) cause.cassette = this.writeCassette(cause, target, profile, secrets.redact.bind(secrets));
+    for (const r of requirements) for (const f of r.failures) f.cassette = [...causes.values()].find((c) => c.id === f.cause)?.cassette;
     const documentReqs = requirements.filter((r) => !r.generic && r.observable && r.status !== 'not-applicable');
     const judged = documentReqs.filter((r) => r.status === 'passed' || r.status === 'failed' || r.status === 'flagged').length;
     return {

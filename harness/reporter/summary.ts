@@ -119,7 +119,10 @@ export function exitCodeOf(interfaces: InterfaceResult[], strict: boolean, inter
   const failed = countedFailures(interfaces, strict);
   if (failed.length) return { code: 1, reason: `${failed.length} counted requirement${failed.length > 1 ? 's' : ''} failed: ${failed.join(', ')}` };
   const inconclusive = countedInconclusive(interfaces, strict);
-  if (inconclusive.length) return { code: 2, reason: `no counted requirement failed, but ${inconclusive.length} could not be decided: ${inconclusive.join(', ')}` };
+  if (inconclusive.length) {
+    const first = interfaces.flatMap((i) => i.requirements).find((r) => r.status === 'inconclusive' && isCounted(r.level, strict));
+    return { code: 2, reason: `no counted requirement failed, but ${inconclusive.length} could not be decided (${inconclusive.join(', ')}); first cause: ${(first?.message ?? 'unknown').split('\n')[0].slice(0, 300)}` };
+  }
   if (interrupted) return { code: 2, reason: 'the run was interrupted' };
   const judged = interfaces.flatMap((i) => i.requirements).filter((r) => r.status === 'passed' || r.status === 'flagged' || r.status === 'failed');
   if (judged.length === 0) return { code: 2, reason: 'nothing was tested: no requirement got a verdict (does --grep match any test?)' };

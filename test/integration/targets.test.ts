@@ -71,8 +71,7 @@ describe('a bridge that drops the connection when POST /v2/log carries the JSON 
     assert.deepEqual(withStatus(s, 'inconclusive'), [], messages(s, 'inconclusive'));
   });
 
-  // conformance-reporter.ts writes a cause's cassette when the cause is created, before it records what it touches.
-  test('the cassette of that cause names every requirement it touches', { todo: 'harness/reporter/conformance-reporter.ts writes the cassette before cause.touches is filled' }, () => {
+  test('the cassette of that cause names every requirement it touches', () => {
     const dir = path.join(run.reports, 'cassettes', 'game-bridge');
     const cassettes = readdirSync(dir).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
     const mine = cassettes.find((c) => c.requirement === 'C-LOG-NOT-JSON' && c.test.startsWith('error-code matrix, property'));

@@ -3,7 +3,7 @@ import type fc from 'fast-check';
 import { COUNTED_FAILURES } from './counted.ts';
 import { Client, HarnessError, TargetError } from './http/client.ts';
 import { redactExchange, type Exchange } from './http/exchange.ts';
-import { freshAddress } from './identity.ts';
+import { PROBE_BLOCK, freshAddress } from './identity.ts';
 import { ENV, replayFor, replayToken } from './options.ts';
 import { loadProfile } from './profile/load.ts';
 import type { Profile } from './profile/types.ts';
@@ -217,7 +217,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     }
     const entry = profile.interfaces[interfaceName];
     const credentialEnv = (entry?.credentials ?? {}) as Record<string, string>;
-    const probe = descriptorOf(interfaceName).probe({ profile, settings: entry?.settings, secrets, credentialEnv, address: () => freshAddress(15) });
+    const descriptor = descriptorOf(interfaceName);
+    const probe = descriptor.probe({ profile, settings: entry?.settings, secrets, credentialEnv, address: () => freshAddress(PROBE_BLOCK) });
     const client = new Client({
       interfaceName,
       baseUrl: target.baseUrl,
@@ -230,6 +231,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       onExchange: (ex) => recorder.exchanges.push(ex),
       onWrite: (op, ex) => writes.sent(op.key, op.write ?? 'a write', ex.label),
       health: { request: probe.request, ok: (reply) => probe.judge(reply) === undefined },
+      authenticate: descriptor.authenticate,
     });
     await use(client);
     recordGenericResponseChecks(spec, recorder, testInfo.tags);

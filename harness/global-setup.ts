@@ -1,5 +1,6 @@
 import type { FullConfig } from '@playwright/test';
 import { forgetSilence } from './http/silence.ts';
+import { forgetIdentities } from './identity.ts';
 import { loadProfile } from './profile/load.ts';
 import { interfacesInScope, publishTargets, startReferences } from './targets.ts';
 
@@ -11,5 +12,6 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   return async () => {
     await stop();
     forgetSilence();
+    forgetIdentities();
   };
 }

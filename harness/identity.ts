@@ -1,17 +1,45 @@
 import { randomInt } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ENV } from './options.ts';
 
 /**
- * Client identities for checks that count (rate limits): each call gives an address no other test of this run
- * uses. Addresses come from 198.18.0.0/15 (reserved for benchmarking, never a real client), split into one block
- * per parallel worker; a random start per run keeps consecutive runs against one live target apart.
- * The addresses only ever appear in headers: no traffic goes to them.
+ * Client identities for checks that count (rate limits): each call gives an address no other test of this run uses.
+ * Addresses come from 198.18.0.0/15 (reserved for benchmarking, never a real client), split into one block per
+ * parallel worker; a random start per run keeps consecutive runs against one live target apart. Playwright replaces a
+ * worker after a failed test: the next one goes on where it stopped (a file of the run), never reusing an address
+ * whose stamps may still be in a window. The addresses only ever appear in headers: no traffic goes to them.
  */
 const BLOCK = 8192;
 const SPACE = 2 * 65536;
-let counter = 0;
-const start = randomInt(0, BLOCK);
+/** The parallel index whose block the start-up probe and health checks use (more workers than this share blocks). */
+export const PROBE_BLOCK = 15;
+
+const counters = new Map<number, number>();
+
+function counterFile(block: number): string | undefined {
+  const run = process.env[ENV.runId];
+  return run ? path.join(os.tmpdir(), `conformance-identities-${run}-${block}`) : undefined;
+}
+
+function next(block: number): number {
+  const file = counterFile(block);
+  let n = counters.get(block);
+  if (n === undefined) n = file && existsSync(file) ? Number(readFileSync(file, 'utf8')) || 0 : randomInt(0, BLOCK);
+  counters.set(block, n + 1);
+  if (file) writeFileSync(file, String(n + 1));
+  return n;
+}
 
 export function freshAddress(parallelIndex: number): string {
-  const n = ((parallelIndex % (SPACE / BLOCK)) * BLOCK + ((start + counter++) % BLOCK)) % SPACE;
+  const block = parallelIndex % (SPACE / BLOCK);
+  const n = (block * BLOCK + (next(block) % BLOCK)) % SPACE;
   return `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+/** Removes this run's counters (the runner calls it when the run ends). */
+export function forgetIdentities(run = process.env[ENV.runId]): void {
+  if (!run) return;
+  for (const f of readdirSync(os.tmpdir())) if (f.startsWith(`conformance-identities-${run}-`)) rmSync(path.join(os.tmpdir(), f), { force: true });
 }

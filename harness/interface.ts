@@ -1,4 +1,5 @@
 import type { Fault, RunningServer } from '../mocks/types.ts';
+import type { Authenticate } from './http/client.ts';
 import type { Probe, ProbeContext } from './probe.ts';
 import type { Profile } from './profile/types.ts';
 
@@ -23,6 +24,11 @@ export interface InterfaceDescriptor<N extends string = string> {
   reference: { start(options: ReferenceOptions): Promise<RunningServer>; faults: readonly Fault[] };
   /** JSON Schema of the interface's entry in a target profile (interfaces.<name>). */
   profileSchema: Record<string, unknown>;
+  /**
+   * The interface's authentication step (see Authenticate in harness/http/client.ts): requests sent with
+   * `authenticate: true` get the profile's credentials from it, and replays are signed afresh through it.
+   */
+  authenticate?: Authenticate;
   /** The start-up probe and health check (see harness/probe.ts). */
   probe(ctx: ProbeContext): Probe;
   /** The profile settings a live target must state, printed by `npm run reference` for copying. */

@@ -10,7 +10,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../harness/paths.ts';
 import { loadProfile } from '../harness/profile/load.ts';
-import { isInterfaceName } from '../harness/registry.ts';
+import type { Profile } from '../harness/profile/types.ts';
+import { Client, closeAgents } from '../harness/http/client.ts';
+import { resend } from '../harness/http/resend.ts';
+import { ENV } from '../harness/options.ts';
+import { descriptorOf, isInterfaceName, type InterfaceName } from '../harness/registry.ts';
+import { loadSpec } from '../harness/spec/load.ts';
+import { drawReferenceCredentials, missingCredentials, secretsFor, startReferences } from '../harness/targets.ts';
 import type { Cassette } from '../harness/reporter/cassette.ts';
 import { RUNS_DIR } from '../harness/reporter/run-dir.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
@@ -26,6 +32,8 @@ Options:
   --fault NAME      against the embedded reference: start it with this seeded fault instead of the recorded one
   --no-fault        against the embedded reference: start it without the recorded fault
   --out DIR         write the replay's reports here (default reports/runs/<time>-<run id>)
+  --resend          instead of judging, send the cassette's exchanges again as recorded (signed afresh with the
+                    profile's credentials) and print what comes back beside what was recorded: for debugging
   --help            this text
 
 Exit codes: 0 the target now conforms to the requirement; 1 it still violates it; 2 the replay cannot decide (the
@@ -39,7 +47,7 @@ function cannot(reason: string): never {
 let parsed;
 try {
   parsed = parseArgs({
-    options: { target: { type: 'string' }, fault: { type: 'string' }, 'no-fault': { type: 'boolean' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { target: { type: 'string' }, fault: { type: 'string' }, 'no-fault': { type: 'boolean' }, out: { type: 'string' }, resend: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     allowPositionals: true,
   });
 } catch (e) {
@@ -62,7 +70,7 @@ if (!isInterfaceName(cassette.interface)) cannot(`${positionals[0]}: unknown int
 
 const profileFile = path.resolve(ROOT, values.target ?? cassette.target.profileFile);
 if (!existsSync(profileFile)) cannot(`the profile the cassette records (${cassette.target.profileFile}) is not here: give --target`);
-let profile;
+let profile: Profile;
 try {
   profile = loadProfile(profileFile);
 } catch (e) {
@@ -74,11 +82,16 @@ if (!values.target && entry.baseUrl && entry.baseUrl !== cassette.target.baseUrl
   console.log(`replay: note: the profile now names ${entry.baseUrl}; the cassette was recorded against ${cassette.target.baseUrl}`);
 }
 
+const fault = values['no-fault'] ? undefined : (values.fault ?? (values.target ? undefined : cassette.target.fault));
+if (values.resend) {
+  await resendAll();
+  process.exit(0);
+}
+
 // The suite's own replay command, with the target, the fault and the report folder of this replay.
 const recorded = splitCommand(cassette.replay);
 const args = keep(recorded, ['--interfaces', '--seed', '--grep', '--replay', '--depth']);
 args.push('--target', profileFile);
-const fault = values['no-fault'] ? undefined : (values.fault ?? (values.target ? undefined : cassette.target.fault));
 if (fault && !entry.baseUrl) args.push('--fault', `${cassette.interface}:${fault}`);
 const out = path.resolve(values.out ?? path.join(RUNS_DIR, `replay-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`));
 args.push('--out', out, '--quiet');
@@ -119,3 +132,23 @@ function keep(words: string[], names: string[]): string[] {
   return out;
 }
 
+
+/** Sends the recorded exchanges again and prints old and new answers side by side; judges nothing. */
+async function resendAll(): Promise<void> {
+  const name = cassette.interface as InterfaceName;
+  if (missingCredentials(profile, [name]).length) cannot(missingCredentials(profile, [name]).join('; '));
+  if (fault) process.env[ENV.fault] = `${name}:${fault}`;
+  drawReferenceCredentials(profile, [name]);
+  const { targets, stop } = await startReferences(profile, [name]);
+  const secrets = secretsFor(profile, name);
+  const client = new Client({ interfaceName: name, baseUrl: targets[0].baseUrl, spec: loadSpec(name), secrets, timeoutMs: profile.requestTimeoutMs, live: !targets[0].reference, requestsPerSecond: profile.requestsPerSecond, authenticate: descriptorOf(name).authenticate });
+  console.log(`replay: resending ${cassette.exchanges.length} exchanges of ${cassette.requirement} to ${targets[0].baseUrl}`);
+  for (const [i, ex] of cassette.exchanges.entries()) {
+    const now = await resend(ex, client, secrets);
+    const was = ex.response ? String(ex.response.status) : `no answer (${ex.error})`;
+    const is = now instanceof Error ? `no answer (${secrets.redact(now.message)})` : String(now.status);
+    console.log(`  #${i + 1} ${ex.request.method} ${ex.requestPath ?? new URL(ex.request.url).pathname}: recorded ${was}, now ${is}${was === is ? '' : '  <- differs'}`);
+  }
+  await stop();
+  await closeAgents();
+}

@@ -22,8 +22,19 @@ export interface RequestSpec {
   unpaced?: boolean;
   /** A 429 is provoked on purpose: report it, do not wait it out. */
   provokesLimit?: boolean;
+  /**
+   * Pass the request through the interface's authentication step (a key header, a signature, a token) with the
+   * profile's credentials. Checks that send wrong credentials on purpose set the headers themselves instead.
+   */
+  authenticate?: boolean;
   label?: string;
 }
+
+/**
+ * An interface's authentication, applied inside the client: it adds what the credentials call for and registers
+ * everything it derives (a signature, a token) with `secrets` before returning, so that nothing can show it.
+ */
+export type Authenticate = (request: RequestSpec, secrets: Secrets) => RequestSpec | Promise<RequestSpec>;
 
 /** `T`: the body the spec documents (a type from generated/); what arrived is unverified until a check looks. */
 export interface Reply<T = any> {
@@ -88,6 +99,7 @@ export interface ClientOptions {
   onWrite?: (op: Operation, ex: Exchange) => void;
   /** How to tell an outage from one request's trouble. */
   health?: HealthCheck;
+  authenticate?: Authenticate;
 }
 
 const silence = new Silence();
@@ -162,8 +174,11 @@ export class Client {
     return this.healthy;
   }
 
-  private async once<T>(spec: RequestSpec): Promise<Reply<T>> {
+  private async once<T>(asked: RequestSpec): Promise<Reply<T>> {
     const { secrets, timeoutMs } = this.options;
+    // Authenticated afresh for every sending (a signature may cover a nonce or a time); the exchange keeps the request
+    // as the check built it, so that a replay goes through the same step with its own profile's credentials.
+    const spec = asked.authenticate && this.options.authenticate ? await this.options.authenticate(asked, secrets) : asked;
     let parsedUrl: URL;
     try {
       parsedUrl = targetUrl(this.options.baseUrl, spec.path);
@@ -189,7 +204,9 @@ export class Client {
       request: { method: spec.method, url, headers: Object.entries(headers), body: body === undefined ? undefined : cut(body) },
       startedAt: Date.now(),
       durationMs: 0,
+      requestPath: pathname,
     };
+    if (spec !== asked) exchange.beforeAuthentication = { headers: Object.entries(asked.headers ?? {}).filter((h): h is [string, string] => h[1] !== undefined), body: asked.json !== undefined ? JSON.stringify(asked.json) : asked.body, json: asked.json !== undefined };
     const op = this.options.spec ? matchOperation(this.options.spec, spec.method, pathname).op : undefined;
     exchange.operation = op?.key;
 

@@ -8,6 +8,8 @@ export interface Exchange {
   label?: string;
   operation?: string;
   request: { method: string; url: string; headers: Array<[string, string]>; body?: string };
+  /** The path the check asked for, without the base URL's prefix (the URL above has it). */
+  requestPath?: string;
   response?: { status: number; headers: Record<string, string>; body: string };
   /** Why no response: a time-out, a refused connection, a broken reply. */
   error?: string;
@@ -16,6 +18,11 @@ export interface Exchange {
   durationMs: number;
   /** What the spec says is wrong with the response, by generic requirement. */
   problems?: { schema: string[]; contentType: string[]; headers: string[] };
+  /**
+   * The request as the check built it, before the interface's authentication step added credentials or a signature:
+   * what a replay sends through the same step, signed afresh with the replaying profile's credentials.
+   */
+  beforeAuthentication?: { headers: Array<[string, string]>; body?: string; json: boolean };
   /** The generic checks the response could be held to (its status is documented with a schema, a media type, headers). */
   checked?: { schema: boolean; contentType: boolean; headers: boolean };
 }
@@ -43,6 +50,11 @@ export function redactExchange(ex: Exchange, secrets: Secrets): Exchange {
       body: r(ex.response.body),
     },
     error: ex.error === undefined ? undefined : r(ex.error),
+    beforeAuthentication: ex.beforeAuthentication && {
+      headers: ex.beforeAuthentication.headers.map(([k, v]) => [k, secrets.redactHeader(k, v)]),
+      body: ex.beforeAuthentication.body === undefined ? undefined : r(ex.beforeAuthentication.body),
+      json: ex.beforeAuthentication.json,
+    },
     problems: ex.problems && { schema: ex.problems.schema.map(r), contentType: ex.problems.contentType.map(r), headers: ex.problems.headers.map(r) },
   };
 }

@@ -51,13 +51,15 @@ export const gameBridge = defineInterface({
     },
     oneOf: [{ required: ['baseUrl'] }, { required: ['reference'] }],
   },
+  // "every request carries header X-Auth-Key whose value equals auth.key": the key is the whole authentication.
+  authenticate: (req, secrets) => ({ ...req, headers: { ...req.headers, 'X-Auth-Key': secrets.get('authKey') } }),
   // The authenticated liveness check proves the credential too; a read the profile switches off answers 403.
-  probe: ({ settings, secrets, credentialEnv }) => {
+  probe: ({ settings, credentialEnv }) => {
     const s = settings as BridgeSettings;
     const read = READS.find((r) => s.endpoints[r] !== false) ?? 'status';
     const what = `GET /v2/${read} with the key of ${credentialEnv.authKey ?? 'the profile'}`;
     return {
-      request: { method: 'GET', path: `/v2/${read}`, headers: { 'X-Auth-Key': secrets.get('authKey') }, label: 'probe' },
+      request: { method: 'GET', path: `/v2/${read}`, authenticate: true, label: 'probe' },
       judge: (reply) => {
         if (reply.status === 401) return `${what} was answered 401: the target refused the credential authKey (environment variable ${credentialEnv.authKey ?? '?'}); check its value`;
         return notTheApi(reply, what);

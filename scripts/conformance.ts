@@ -18,7 +18,7 @@ import { freshRunDir, linkLatest } from '../harness/reporter/run-dir.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import { interfacesInScope, missingCredentials, secretsFor } from '../harness/targets.ts';
-import { freshAddress } from '../harness/identity.ts';
+import { PROBE_BLOCK, freshAddress } from '../harness/identity.ts';
 
 const HELP = `npm run conformance -- [options]
 
@@ -211,8 +211,9 @@ async function probeLiveTargets(): Promise<void> {
     const entry = profile.interfaces[name]!;
     if (!entry.baseUrl) continue;
     const secrets = secretsFor(profile, name);
-    const probe = descriptorOf(name).probe({ profile, settings: entry.settings, secrets, credentialEnv: (entry.credentials ?? {}) as Record<string, string>, address: () => freshAddress(15) });
-    const client = new Client({ interfaceName: name, baseUrl: entry.baseUrl, spec: loadSpec(name), secrets, timeoutMs: profile.probeTimeoutMs, live: false, requestsPerSecond: 0 });
+    const descriptor = descriptorOf(name);
+    const probe = descriptor.probe({ profile, settings: entry.settings, secrets, credentialEnv: (entry.credentials ?? {}) as Record<string, string>, address: () => freshAddress(PROBE_BLOCK) });
+    const client = new Client({ interfaceName: name, baseUrl: entry.baseUrl, spec: loadSpec(name), secrets, timeoutMs: profile.probeTimeoutMs, live: false, requestsPerSecond: 0, authenticate: descriptor.authenticate });
     let problem: string | undefined;
     try {
       problem = probe.judge(await client.send(probe.request));

@@ -91,7 +91,10 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         LogRequest: {
-            /** @description Written as it is to the console; an empty string is accepted. */
+            /**
+             * @description Written as it is to the console; an empty string is accepted.
+             * @example [conformance-harness] generic check
+             */
             message: string;
             /** @description Default info; uppercased before use; common values info, warn, error, debug, but any value is forwarded. */
             level?: string;

@@ -1,25 +1,31 @@
+import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { deref } from '../spec/load.ts';
 
-/** A minimal valid value for a schema: its example where it gives one, else required members with plain values. */
-export function validValue(doc: unknown, rawSchema: unknown, depth = 0): unknown {
-  const schema = deref<any>(doc, rawSchema) ?? {};
-  if (depth > 8) return null;
-  if (schema.example !== undefined) return schema.example;
-  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
-  if (schema.const !== undefined) return schema.const;
-  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
-  if (schema.default !== undefined) return schema.default;
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  if (type === 'object' || schema.properties) {
-    const out: Record<string, unknown> = {};
-    for (const name of schema.required ?? []) out[name] = validValue(doc, schema.properties?.[name] ?? {}, depth + 1);
-    return out;
-  }
-  if (type === 'array') return [validValue(doc, schema.items ?? {}, depth + 1)];
-  if (type === 'integer' || type === 'number') return schema.minimum ?? 1;
-  if (type === 'boolean') return true;
-  if (type === 'null') return null;
-  return '[conformance-harness] generic check';
+/**
+ * A value valid by a schema of the spec, drawn by json-schema-faker (formats, patterns, array sizes, oneOf and local
+ * $refs included) with a fixed seed, so that the same spec always gives the same request. Where the spec gives an
+ * example, the example is used: it is the value the spec's author chose as one every reading of the document accepts
+ * (role "user" for chat, a console line that says where it comes from for the bridge). Optional members are left out.
+ */
+export function validValue(doc: unknown, rawSchema: unknown, seed = 1): unknown {
+  const components = (doc as { components?: unknown } | undefined)?.components ?? {};
+  const schema = preferExamples(rawSchema) as Record<string, unknown>;
+  return generateSync({ ...(typeof schema === 'object' ? schema : {}), components: preferExamples(components) } as JsonSchema, { seed, optionalsProbability: 0 });
+}
+
+/** A copy of a schema where every subschema with an example becomes that constant. */
+function preferExamples(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(preferExamples);
+  if (!node || typeof node !== 'object') return node;
+  const o = node as Record<string, unknown>;
+  if (o.example !== undefined) return { const: o.example };
+  if (Array.isArray(o.examples) && o.examples.length) return { const: o.examples[0] };
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === 'properties' || k === 'schemas' || k === '$defs' ? mapValues(v) : preferExamples(v)]));
+}
+
+function mapValues(v: unknown): unknown {
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, preferExamples(x)]));
 }
 
 export interface BadBody {

@@ -1,4 +1,4 @@
-import type { Reply, RequestSpec } from '../http/client.ts';
+import type { Client, Reply, RequestSpec } from '../http/client.ts';
 import { test } from '../fixtures.ts';
 import { NotTested, deviation, reqTags } from '../verdicts.ts';
 import { loadSpec } from '../spec/load.ts';
@@ -7,6 +7,7 @@ import type { Profile } from '../profile/types.ts';
 import type { Secrets } from '../secrets.ts';
 import type { WriteJournal } from '../writes.ts';
 import { badBodies, validValue } from './bodies.ts';
+import { validRequest } from './requests.ts';
 
 export interface GenericHooks {
   /** Headers every request of this interface carries (a fresh client identity, for instance). */
@@ -19,6 +20,8 @@ export interface GenericHooks {
   enabled?: (op: Operation, profile: Profile) => boolean;
   /** Documented statuses that may also answer when the operation is disabled (the document does not order checks). */
   whenDisabled?: number[];
+  /** Parameter values the target must supply (an id an earlier request created), by parameter name. */
+  values?: (op: Operation, ctx: { api: Client; secrets: Secrets }) => Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
@@ -56,8 +59,8 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
           for (const id of claims) notApplicable(id, `${op.key} writes (${op.write}) and the profile does not allow writes`);
           return;
         }
-        const req: RequestSpec = { method: op.method, path: op.path, headers: base(identity, secrets), label: 'valid request' };
-        if (op.hasRequestBody) req.json = validValue(spec.doc, op.requestSchema);
+        const valid = validRequest(spec, op, await hooks.values?.(op, { api, secrets }));
+        const req: RequestSpec = { ...valid, headers: { ...valid.headers, ...base(identity, secrets) }, label: 'valid request' };
         // The client validated the answer against the spec (GEN-SCHEMA, GEN-CONTENT-TYPE); here, that it is a success.
         await verify(`${p}-GEN-VALID-ACCEPTED`, async () => {
           const r = await api.send(req);
@@ -75,18 +78,20 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
 
       test(`${op.key}: bad input gets a 4xx, never a 5xx`, { tag: reqTags(`${p}-GEN-NO-5XX`, `${p}-GEN-REFUSAL-STATUS`) }, async ({ api, verify, secrets, identity, writes, profile }) => {
         const enabled = hooks.enabled?.(op, profile) ?? true;
+        // The path of a valid request (its parameters filled in): only the body, the query or the headers are bad.
+        const path = validRequest(spec, op, await hooks.values?.(op, { api, secrets })).path.split('?')[0];
         const cases: Array<RequestSpec & { label: string; certainlyRefused?: boolean }> = [];
         if (op.hasRequestBody) {
           for (const b of badBodies(spec.doc, op.requestSchema, op.requestBodyRequired)) {
             if (writeForbidden(enabled, writes) && !b.certainlyRefused) continue;
-            cases.push({ method: op.method, path: op.path, body: b.body, headers: { 'content-type': 'application/json', ...base(identity, secrets) }, label: b.label, certainlyRefused: b.certainlyRefused && enabled });
+            cases.push({ method: op.method, path, body: b.body, headers: { 'content-type': 'application/json', ...base(identity, secrets) }, label: b.label, certainlyRefused: b.certainlyRefused && enabled });
           }
           const valid = JSON.stringify(validValue(spec.doc, op.requestSchema));
           // Sent as text/plain, a valid body may be accepted even where the operation is switched off: kept conservative.
-          if (!op.write || writes.allowed) cases.push({ method: op.method, path: op.path, body: valid, headers: { 'content-type': 'text/plain', ...base(identity, secrets) }, label: 'JSON sent as text/plain' });
+          if (!op.write || writes.allowed) cases.push({ method: op.method, path, body: valid, headers: { 'content-type': 'text/plain', ...base(identity, secrets) }, label: 'JSON sent as text/plain' });
         }
         if (!writeForbidden(enabled, writes) || op.hasRequestBody) {
-          const odd = { method: op.method, path: `${op.path}?%zz=%%&a[b]=1`, headers: { ...base(identity, secrets), 'x-conformance-odd': 'ä\u00ff', accept: 'application/xml' }, label: 'odd query and headers' };
+          const odd = { method: op.method, path: `${path}?%zz=%%&a[b]=1`, headers: { ...base(identity, secrets), 'x-conformance-odd': 'ä\u00ff', accept: 'application/xml' }, label: 'odd query and headers' };
           if (op.hasRequestBody) Object.assign(odd, { body: '{"broken"', headers: { ...odd.headers, 'content-type': 'application/json' } });
           cases.push(odd);
         }
@@ -116,9 +121,9 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
         test(`${op.key}: refused without credentials or with wrong ones`, { tag: reqTags(`${p}-GEN-AUTH`) }, async ({ api, verify, secrets, identity }) => {
           const statuses: number[] = Object.keys(op.responses).map(Number).filter((s) => s === 401 || s === 403);
           await verify(`${p}-GEN-AUTH`, async () => {
-            const body = op.hasRequestBody ? { json: validValue(spec.doc, op.requestSchema) } : {};
-            const none = await api.send({ method: op.method, path: op.path, headers: hooks.baseHeaders?.(identity) ?? {}, ...body, label: 'no credentials' });
-            const wrong = await api.send({ method: op.method, path: op.path, headers: { ...(hooks.baseHeaders?.(identity) ?? {}), ...(hooks.wrongCredentials?.(op, secrets) ?? {}) }, ...body, label: 'wrong credentials' });
+            const valid = validRequest(spec, op, await hooks.values?.(op, { api, secrets }));
+            const none = await api.send({ ...valid, headers: { ...valid.headers, ...(hooks.baseHeaders?.(identity) ?? {}) }, label: 'no credentials' });
+            const wrong = await api.send({ ...valid, headers: { ...valid.headers, ...(hooks.baseHeaders?.(identity) ?? {}), ...(hooks.wrongCredentials?.(op, secrets) ?? {}) }, label: 'wrong credentials' });
             for (const [what, r] of [['without credentials', none], ['with wrong credentials', wrong]] as const) {
               const ok = statuses.length ? statuses.includes(r.status) : r.status >= 400 && r.status < 500;
               if (!ok) throw deviation(`${op.key} ${what}: status ${r.status}, expected ${statuses.length ? statuses.join(' or ') : 'a 4xx'}`);
@@ -138,8 +143,8 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
           await verify(`${p}-GEN-WRONG-METHOD`, async () => {
             for (const method of OTHER_METHODS.filter((m) => !served.includes(m))) {
               // With the operation's valid body, so that the method is the only thing wrong with the request.
-              const body = op.hasRequestBody ? { json: validValue(spec.doc, op.requestSchema) } : {};
-              const r = await api.send({ method, path: op.path, headers: base(identity, secrets), ...body, label: `${method} on ${op.path}` });
+              const valid = validRequest(spec, op, await hooks.values?.(op, { api, secrets }));
+              const r = await api.send({ ...valid, method, headers: { ...valid.headers, ...base(identity, secrets) }, label: `${method} on ${op.path}` });
               if (!acceptable.has(r.status)) throw deviation(`${method} ${op.path}: status ${r.status}, documented ${wm.status}`);
               if (r.status !== wm.status) continue;
               if (wm.error && r.json?.error !== wm.error) throw deviation(`${method} ${op.path}: error ${JSON.stringify(r.json?.error)}, documented ${wm.error}`);

@@ -5,7 +5,7 @@ import Router from 'find-my-way';
 import YAML from 'yaml';
 import { SPECS_DIR } from '../paths.ts';
 import { genericRequirements } from './generic.ts';
-import type { LoadedSpec, NotShown, Operation, OperationResponse, Requirement, SecurityScheme } from './types.ts';
+import type { LoadedSpec, NotShown, Operation, OperationResponse, Parameter, Requirement, SecurityScheme } from './types.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const cache = new Map<string, LoadedSpec>();
@@ -95,10 +95,21 @@ function flattenOperations(doc: any): Operation[] {
         responses: flattenResponses(doc, op.responses ?? {}),
         wrongMethod: item['x-wrong-method'],
         validRequestOpen: op['x-valid-request-open'],
+        parameters: parametersOf(doc, [...(item.parameters ?? []), ...(op.parameters ?? [])]),
       });
     }
   }
   return ops;
+}
+
+/** Operation-level parameters override path-level ones of the same name and place. */
+function parametersOf(doc: any, raw: any[]): Parameter[] {
+  const byKey = new Map<string, Parameter>();
+  for (const r of raw) {
+    const p = deref(doc, r);
+    byKey.set(`${p.in} ${p.name}`, { name: p.name, in: p.in, required: Boolean(p.required || p.in === 'path'), schema: p.schema });
+  }
+  return [...byKey.values()];
 }
 
 function flattenResponses(doc: any, responses: Record<string, any>): Record<string, OperationResponse> {

@@ -42,8 +42,17 @@ export interface Operation {
   requestSchema?: unknown;
   responses: Record<string, OperationResponse>;
   wrongMethod?: WrongMethod;
+  /** Path, query and header parameters (path-level ones included), with their schemas. */
+  parameters: Parameter[];
   /** x-valid-request-open: the not-shown point a refusal of a request valid by the spec could rest on. */
   validRequestOpen?: string;
+}
+
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  schema?: unknown;
 }
 
 export interface OperationResponse {

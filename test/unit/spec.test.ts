@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildSpec, deref, loadSpec, matchOperation, requirementById } from '../../harness/spec/load.ts';
 import { checkResponse } from '../../harness/validation/responses.ts';
+import { validRequest } from '../../harness/generic/requests.ts';
 import { ROOT } from '../../harness/paths.ts';
 
 // The documents live next to the repository (../shared/seeds), in CI as here.
@@ -150,4 +151,33 @@ paths:
   const json = { 'content-type': 'application/json' };
   assert.deepEqual(checkResponse(events, { method: 'GET', path: '/v1/events/statistics', status: 200, headers: json, body: '[]' }).schema, []);
   assert.equal(checkResponse(events, { method: 'GET', path: '/v1/events/e1', status: 503, headers: json, body: '{}' }).schema.length, 1, 'validated against default');
+});
+
+test('a valid request fills path, query and header parameters from their schemas, or from what the target supplied', () => {
+  const events = buildSpec(
+    'events',
+    `openapi: 3.1.0
+info: { title: t, version: v1 }
+paths:
+  /v1/events/{id}:
+    parameters:
+      - { name: id, in: path, required: true, schema: { type: string, pattern: '^evt_[a-z0-9]{6}$' } }
+    get:
+      parameters:
+        - { name: interval, in: query, required: true, schema: { enum: [hour, day, week, month] } }
+        - { name: limit, in: query, schema: { type: integer } }
+        - { name: X-Customer, in: header, required: true, schema: { type: string, format: uuid } }
+      responses: { '200': { description: ok } }
+`,
+    'specs/events.yaml',
+  );
+  const op = events.operations[0];
+  const r = validRequest(events, op);
+  const url = new URL(r.path, 'http://x');
+  assert.match(decodeURIComponent(url.pathname), /^\/v1\/events\/evt_[a-z0-9]{6}$/);
+  assert.ok(['hour', 'day', 'week', 'month'].includes(url.searchParams.get('interval')!));
+  assert.equal(url.searchParams.has('limit'), false, 'optional parameters are not sent');
+  assert.match(r.headers?.['X-Customer'] ?? '', /^[0-9a-f-]{36}$/i);
+  assert.equal(matchOperation(events, 'GET', url.pathname).op, op);
+  assert.equal(new URL(validRequest(events, op, { id: 'evt_created' }).path, 'http://x').pathname, '/v1/events/evt_created');
 });

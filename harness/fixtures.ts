@@ -3,7 +3,7 @@ import type fc from 'fast-check';
 import { COUNTED_FAILURES } from './counted.ts';
 import { Client, HarnessError, TargetError } from './http/client.ts';
 import { redactExchange, type Exchange } from './http/exchange.ts';
-import { PROBE_BLOCK, freshAddress } from './identity.ts';
+import { PROBE_BLOCK, freshAddress, freshName } from './identity.ts';
 import { ENV, replayFor, replayToken } from './options.ts';
 import { loadProfile } from './profile/load.ts';
 import type { Profile } from './profile/types.ts';
@@ -44,9 +44,15 @@ export interface PropertySpec<T> {
   runs: number;
 }
 
+/**
+ * Identities for checks that count or keep state, fresh per test and never reused within a run (not even by the
+ * worker that replaces one that failed): a client address, or a name for a user, a configuration document, a customer.
+ */
 export interface Identity {
   /** A client address no other test of this run uses. */
   address(): string;
+  /** A name of this kind no other test of this run uses. */
+  name(kind: string): string;
 }
 
 type WorkerFixtures = {
@@ -311,7 +317,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   identity: async ({}, use, testInfo) => {
-    await use({ address: () => freshAddress(testInfo.parallelIndex) });
+    await use({ address: () => freshAddress(testInfo.parallelIndex), name: (kind) => freshName(kind, testInfo.parallelIndex) });
   },
 
   writes: async ({ profile, interfaceName }, use, testInfo) => {

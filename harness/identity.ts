@@ -16,26 +16,37 @@ const SPACE = 2 * 65536;
 /** The parallel index whose block the start-up probe and health checks use (more workers than this share blocks). */
 export const PROBE_BLOCK = 15;
 
-const counters = new Map<number, number>();
+const counters = new Map<string, number>();
 
-function counterFile(block: number): string | undefined {
+function counterFile(kind: string, block: number): string | undefined {
   const run = process.env[ENV.runId];
-  return run ? path.join(os.tmpdir(), `conformance-identities-${run}-${block}`) : undefined;
+  return run ? path.join(os.tmpdir(), `conformance-identities-${run}-${kind}-${block}`) : undefined;
 }
 
-function next(block: number): number {
-  const file = counterFile(block);
-  let n = counters.get(block);
-  if (n === undefined) n = file && existsSync(file) ? Number(readFileSync(file, 'utf8')) || 0 : randomInt(0, BLOCK);
-  counters.set(block, n + 1);
+/** The next number of a kind of identity in one worker's block, carried over to the worker that replaces it. */
+function next(kind: string, block: number, start: () => number): number {
+  const key = `${kind} ${block}`;
+  const file = counterFile(kind, block);
+  let n = counters.get(key);
+  if (n === undefined) n = file && existsSync(file) ? Number(readFileSync(file, 'utf8')) || 0 : start();
+  counters.set(key, n + 1);
   if (file) writeFileSync(file, String(n + 1));
   return n;
 }
 
 export function freshAddress(parallelIndex: number): string {
   const block = parallelIndex % (SPACE / BLOCK);
-  const n = (block * BLOCK + (next(block) % BLOCK)) % SPACE;
+  const n = (block * BLOCK + (next('address', block, () => randomInt(0, BLOCK)) % BLOCK)) % SPACE;
   return `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+/**
+ * A name no other test of this run uses, for identities that are names: a user, a configuration document, a customer
+ * id ("conformance-customer-3f2a-1-7"). The run's id keeps consecutive runs against one live target apart.
+ */
+export function freshName(kind: string, parallelIndex: number): string {
+  const run = (process.env[ENV.runId] ?? 'norun').slice(0, 8);
+  return `conformance-${kind}-${run}-${parallelIndex}-${next(kind, parallelIndex, () => 0)}`;
 }
 
 /** Removes this run's counters (the runner calls it when the run ends). */

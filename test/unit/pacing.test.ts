@@ -38,3 +38,24 @@ test('the first wait of a fresh pacer does not wait', async () => {
   await pacer.wait();
   assert.ok(performance.now() - start < 30);
 });
+
+test('identities go on where a replaced worker stopped: no address or name is used twice in a run', async () => {
+  const first_ = await import('../../harness/identity.ts');
+  const { freshAddress, freshName, forgetIdentities } = first_;
+  const run = `unit-${process.pid}-${Date.now()}`;
+  const previous = process.env.HARNESS_RUN_ID;
+  process.env.HARNESS_RUN_ID = run;
+  try {
+    const first = [freshAddress(0), freshAddress(0), freshName('customer', 0)];
+    // A new worker process of the same run: the module's memory is gone, the run's files are not.
+    const again = await import(`../../harness/identity.ts?worker=2`);
+    assert.notEqual(again, first_, 'a module instance of its own, as in a new worker');
+    const second = [again.freshAddress(0), again.freshAddress(0), again.freshName('customer', 0)];
+    assert.equal(new Set([...first, ...second]).size, 6, JSON.stringify([first, second]));
+    assert.match(first[0], /^198\.1[89]\.\d+\.\d+$/);
+  } finally {
+    forgetIdentities(run);
+    if (previous === undefined) delete process.env.HARNESS_RUN_ID;
+    else process.env.HARNESS_RUN_ID = previous;
+  }
+});

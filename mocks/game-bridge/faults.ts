@@ -188,6 +188,12 @@ export const faults = [
     collateral: ['C-PLAYERS-COUNT-TOTAL'],
   },
   {
+    name: 'reads-without-ok',
+    description: 'Only GET /v2/status carries ok: the players and info answers are their data alone, without ok true.',
+    violates: ['C-PLAYERS-200', 'C-INFO-BRIDGE'],
+    collateral: ['C-GEN-SCHEMA'],
+  },
+  {
     name: 'players-count-truncated',
     description: 'count is the length of the truncated list instead of the true total (50 instead of 60).',
     violates: ['C-PLAYERS-COUNT-TOTAL'],

@@ -167,6 +167,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   function players(): Reply {
     const listed = on('players-not-truncated') ? online : online.slice(0, settings.maxList);
     const body: Schemas['PlayersResponse'] = { ok: true, count: on('players-count-truncated') ? listed.length : online.length, players: listed };
+    if (on('reads-without-ok')) return { status: 200, body: { count: body.count, players: body.players } };
     return { status: 200, body: on('players-count-string') ? { ...body, count: String(body.count) } : body };
   }
 
@@ -176,6 +177,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     if (on('info-platform-with-version')) reported = `${platform}-${game}`.toLowerCase();
     const body: Schemas['InfoResponse'] = { ok: true, bridge: { version, platform: reported, game } };
     if (on('info-without-game')) return { status: 200, body: { ...body, bridge: { version, platform: reported } } };
+    if (on('reads-without-ok')) return { status: 200, body: { bridge: body.bridge } };
     return { status: 200, body };
   }
 

@@ -48,7 +48,7 @@ test('identities go on where a replaced worker stopped: no address or name is us
   try {
     const first = [freshAddress(0), freshAddress(0), freshName('customer', 0)];
     // A new worker process of the same run: the module's memory is gone, the run's files are not.
-    const again = await import(`../../harness/identity.ts?worker=2`);
+    const again = (await import(new URL('../../harness/identity.ts?worker=2', import.meta.url).href)) as typeof first_;
     assert.notEqual(again, first_, 'a module instance of its own, as in a new worker');
     const second = [again.freshAddress(0), again.freshAddress(0), again.freshName('customer', 0)];
     assert.equal(new Set([...first, ...second]).size, 6, JSON.stringify([first, second]));

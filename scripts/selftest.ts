@@ -33,12 +33,17 @@ const { values } = parseArgs({
 });
 const SELFTEST_DIR = path.join(ROOT, 'reports', 'selftest');
 
+type ProfileDoc = { interfaces?: Record<string, { credentials?: Record<string, string> }> };
+const referenceProfiles = readdirSync(TARGETS_DIR)
+  .filter((f) => /^reference.*\.ya?ml$/.test(f))
+  .sort()
+  .map((file) => ({ file, doc: YAML.parse(readFileSync(path.join(TARGETS_DIR, file), 'utf8')) as ProfileDoc }));
+/** The profile an interface's faults run against by default: reference.yaml, or the first valid configuration that has it. */
+const homeProfile = (name: string) => (referenceProfiles.find((p) => p.file === 'reference.yaml' && p.doc.interfaces?.[name]) ?? referenceProfiles.find((p) => p.doc.interfaces?.[name]))?.file ?? 'reference.yaml';
+
 // Every credential variable any reference profile names gets a value known to the self-test, so that it can look for
 // each, in any letter case or cut short, in everything the runs wrote.
-const credentialVars = [...new Set(readdirSync(TARGETS_DIR).filter((f) => /^reference.*\.ya?ml$/.test(f)).flatMap((f) => {
-  const doc = YAML.parse(readFileSync(path.join(TARGETS_DIR, f), 'utf8')) as { interfaces?: Record<string, { credentials?: Record<string, string> }> };
-  return Object.values(doc.interfaces ?? {}).flatMap((e) => Object.values(e.credentials ?? {}));
-}))];
+const credentialVars = [...new Set(referenceProfiles.flatMap((p) => Object.values(p.doc.interfaces ?? {}).flatMap((e) => Object.values(e.credentials ?? {}))))];
 const SECRETS = Object.fromEntries(credentialVars.map((v) => [v, `SelfTest-${v}-${randomBytes(9).toString('base64url')}`]));
 
 interface Run {
@@ -53,7 +58,7 @@ const advisories = new Set(REGISTRY.flatMap((d) => loadSpec(d.name).requirements
 const mustProve = claimed.filter((p) => !advisories.has(p.requirement));
 
 const runs: Run[] = [];
-for (const file of readdirSync(TARGETS_DIR).filter((f) => /^reference.*\.ya?ml$/.test(f)).sort()) {
+for (const { file } of referenceProfiles) {
   const flag = file === 'reference.yaml' ? claimed.filter((p) => advisories.has(p.requirement)).map((p) => p.requirement) : [];
   runs.push({ name: `valid ${file}`, args: ['--target', path.join('targets', file), '--strict'], judge: (code, s) => ({ problem: judgeValid(code, s, [...new Set(flag)]) }) });
 }
@@ -63,17 +68,13 @@ function faultRun(interfaceName: string, fault: Fault): Run {
   const tags = [...new Set(fault.violates)].map((id) => `@${id}(?![A-Z0-9-])`).join('|');
   return {
     name: `fault ${interfaceName}:${fault.name}`,
-    args: ['--target', path.join('targets', fault.profile ?? 'reference.yaml'), '--interfaces', interfaceName, '--fault', `${interfaceName}:${fault.name}`, '--grep', tags, '--strict'],
+    args: ['--target', path.join('targets', fault.profile ?? homeProfile(interfaceName)), '--interfaces', interfaceName, '--fault', `${interfaceName}:${fault.name}`, '--grep', tags, '--strict'],
     judge: (code, s) => judgeFault(fault, code, s),
   };
 }
 
-/** The (check, requirement) pairs of every test the suites define, from Playwright's listing. */
+/** The (check, requirement) pairs of every test the suites define, from Playwright's listing under each interface's home profile. */
 function claimedPairs(): Pair[] {
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--list', '--reporter=json', '-c', path.join(ROOT, 'playwright.config.ts')], {
-    cwd: ROOT,
-    maxBuffer: 64 * 1024 * 1024,
-  }).toString();
   const pairs = new Map<string, Pair>();
   type Listed = { specs?: Array<{ title: string; tags?: string[]; tests?: Array<{ projectName: string }> }>; suites?: Listed[] };
   const walk = (suite: Listed) => {
@@ -87,7 +88,14 @@ function claimedPairs(): Pair[] {
     }
     for (const child of suite.suites ?? []) walk(child);
   };
-  for (const suite of (JSON.parse(out) as Listed).suites ?? []) walk(suite);
+  for (const profile of new Set(REGISTRY.map((d) => homeProfile(d.name)))) {
+    const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--list', '--reporter=json', '-c', path.join(ROOT, 'playwright.config.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, HARNESS_PROFILE: path.join(TARGETS_DIR, profile), HARNESS_INTERFACES: '' },
+      maxBuffer: 64 * 1024 * 1024,
+    }).toString();
+    for (const suite of (JSON.parse(out) as Listed).suites ?? []) walk(suite);
+  }
   return [...pairs.values()];
 }
 

@@ -1,7 +1,8 @@
+import type { TSchema } from '@sinclair/typebox';
 import type { Fault, RunningServer } from '../mocks/types.ts';
 import type { Authenticate } from './http/client.ts';
 import type { Probe, ProbeContext } from './probe.ts';
-import type { Profile } from './profile/types.ts';
+import type { RunProfile } from './profile/types.ts';
 
 export interface ReferenceOptions<S = any, R = any> {
   settings: S;
@@ -16,14 +17,14 @@ export interface ReferenceOptions<S = any, R = any> {
  * One interface of the harness, declared once: every list (paths, profile schema, self-test, bench, --list, the secret
  * search, the README's table) is derived from the registry of these (harness/registry.ts).
  */
-export interface InterfaceDescriptor<N extends string = string> {
+export interface InterfaceDescriptor<N extends string = string, S extends TSchema = TSchema> {
   name: N;
   /** The document and section it comes from, as the README and --help name it. */
   title: string;
   /** The embedded reference deployment and its seeded faults (mocks/<name>/). */
   reference: { start(options: ReferenceOptions): Promise<RunningServer>; faults: readonly Fault[] };
-  /** JSON Schema of the interface's entry in a target profile (interfaces.<name>). */
-  profileSchema: Record<string, unknown>;
+  /** The interface's entry in a target profile (interfaces.<name>), declared with TypeBox: JSON Schema and its type. */
+  profileSchema: S;
   /**
    * The interface's authentication step (see Authenticate in harness/http/client.ts): requests sent with
    * `authenticate: true` get the profile's credentials from it, and replays are signed afresh through it.
@@ -40,11 +41,13 @@ export interface InterfaceDescriptor<N extends string = string> {
 }
 
 export interface ProfileContext {
-  profile: Profile;
+  profile: RunProfile;
   settings: any;
+  /** The entry's base URL (a live target), or undefined for the embedded reference. */
+  baseUrl?: string;
   live: boolean;
 }
 
-export function defineInterface<N extends string>(d: InterfaceDescriptor<N>): InterfaceDescriptor<N> {
+export function defineInterface<N extends string, S extends TSchema>(d: InterfaceDescriptor<N, S>): InterfaceDescriptor<N, S> {
   return d;
 }

@@ -1,10 +1,10 @@
 import type { Reply, RequestSpec } from './http/client.ts';
-import type { Profile } from './profile/types.ts';
+import type { RunProfile } from './profile/types.ts';
 import type { Secrets } from './secrets.ts';
 
 /** What a probe needs to build its request: the profile, the interface's settings, its secrets, a fresh client address. */
 export interface ProbeContext {
-  profile: Profile;
+  profile: RunProfile;
   settings: any;
   secrets: Secrets;
   /** credential name -> the environment variable the profile reads it from (named in messages, never the value). */

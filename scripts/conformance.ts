@@ -191,7 +191,7 @@ function checkPlannedWork(): void {
   for (const name of scope) {
     const d = descriptorOf(name);
     const entry = profile.interfaces[name]!;
-    ms += d.plannedMs({ profile, settings: entry.settings, depth, live: Boolean(entry.baseUrl), workers });
+    ms += d.plannedMs({ profile, settings: entry.settings, baseUrl: entry.baseUrl, depth, live: Boolean(entry.baseUrl), workers });
   }
   const minutes = ms / 60_000 / Math.max(1, Math.min(workers, 2));
   const limit = args['max-minutes'] !== undefined ? Number(args['max-minutes']) : profile.maxRunMinutes;
@@ -234,7 +234,7 @@ function list(): void {
     const spec = loadSpec(name);
     const entry = profile.interfaces[name]!;
     console.log(`\n${name}: ${entry.baseUrl ?? 'embedded reference'}`);
-    const reasons = descriptorOf(name).notApplicable({ profile, settings: entry.settings, live: Boolean(entry.baseUrl) });
+    const reasons = descriptorOf(name).notApplicable({ profile, settings: entry.settings, baseUrl: entry.baseUrl, live: Boolean(entry.baseUrl) });
     for (const r of spec.requirements) {
       const ops = r.operations ?? [];
       const why =

@@ -1,18 +1,21 @@
-export interface BridgeSettings {
-  maxList: number;
-  endpoints: { log: boolean; status: boolean; players: boolean; info: boolean };
-  platform?: string;
-  onlinePlayers?: number;
-}
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { REGISTRY } from '../registry.ts';
 
-export interface ChatSettings {
-  windowMs: number;
-  maxRequests: number;
-  instances: number;
-  clientAddressesPreserved: boolean;
-  developmentMode: boolean;
-}
+/**
+ * The types of a target profile, derived from the declarations (no second copy to keep in step): each interface's
+ * entry from the TypeBox schema its descriptor declares (suites/<name>/interface.ts), the rest from
+ * harness/profile/schema.ts. The loader fills in the schema's defaults, so a defaulted setting is always present.
+ */
+type Descriptor = (typeof REGISTRY)[number];
+type EntryOf<D> = D extends { profileSchema: infer S } ? (S extends TSchema ? Static<S> : never) : never;
 
+export type InterfaceEntries = { [D in Descriptor as D['name']]?: EntryOf<D> };
+export type SettingsOf<N extends keyof InterfaceEntries> = NonNullable<InterfaceEntries[N]>['settings'];
+
+export type BridgeSettings = SettingsOf<'game-bridge'>;
+export type ChatSettings = SettingsOf<'chat'>;
+
+/** What every interface's entry has, whatever its settings. */
 export interface InterfaceProfile<S = Record<string, unknown>> {
   baseUrl?: string;
   reference?: Record<string, unknown>;
@@ -21,7 +24,8 @@ export interface InterfaceProfile<S = Record<string, unknown>> {
   settings: S;
 }
 
-export interface Profile {
+/** The run-wide part of a profile: what an interface's descriptor may read (its own entry comes to it apart). */
+export interface RunProfile {
   name: string;
   description?: string;
   file: string;
@@ -30,8 +34,8 @@ export interface Profile {
   requestTimeoutMs: number;
   probeTimeoutMs: number;
   maxRunMinutes?: number;
-  interfaces: {
-    'game-bridge'?: InterfaceProfile<BridgeSettings>;
-    chat?: InterfaceProfile<ChatSettings>;
-  };
+}
+
+export interface Profile extends RunProfile {
+  interfaces: InterfaceEntries;
 }

@@ -36,7 +36,8 @@ export interface BridgeReferenceOptions {
 export interface StartOptions {
   settings: BridgeSettings;
   reference?: BridgeReferenceOptions;
-  secrets: { authKey: string };
+  /** The profile's credentials by name: authKey is auth.key of config.yaml. */
+  secrets: Record<string, string>;
   fault?: string;
   host?: string;
   port?: number;
@@ -72,6 +73,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const on = faultSwitch(faults, 'game-bridge', fault);
 
   const key = options.secrets.authKey;
+  if (!key) throw new Error('game-bridge reference: no authKey credential (auth.key has no default)');
   const reference = options.reference ?? {};
   const checkOrder = reference.checkOrder ?? ['auth', 'method', 'enabled'];
   const game = reference.game ?? '1.21.4';

@@ -1,6 +1,7 @@
-import { defineInterface } from '../../harness/interface.ts';
+import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
-import { envName } from '../../harness/profile/schema-parts.ts';
+import { Type } from '@sinclair/typebox';
+import { EnvName } from '../../harness/profile/schema-parts.ts';
 import { start } from '../../mocks/game-bridge/server.ts';
 import { faults } from '../../mocks/game-bridge/faults.ts';
 import { expectedMs } from '../../harness/budget.ts';
@@ -10,47 +11,42 @@ import { MATRIX_RUNS } from './cases.ts';
 
 const READS = ['status', 'info', 'players'] as const;
 
-export const gameBridge = defineInterface({
+/** The interface's entry of a target profile (interfaces.game-bridge): declared once, its type derived from it. */
+const BridgeEntry = Type.Object(
+  {
+    baseUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+    reference: Type.Optional(
+      Type.Object(
+        {
+          game: Type.Optional(Type.String()),
+          version: Type.Optional(Type.String()),
+          checkOrder: Type.Optional(Type.Array(Type.Union([Type.Literal('auth'), Type.Literal('method'), Type.Literal('enabled')]), { minItems: 3, maxItems: 3, uniqueItems: true })),
+          bodyFirst: Type.Optional(Type.Boolean()),
+          writeTripwire: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    credentials: Type.Optional(Type.Object({ authKey: EnvName }, { additionalProperties: false })),
+    settings: Type.Object(
+      {
+        maxList: Type.Integer({ minimum: 0 }),
+        endpoints: Type.Object({ log: Type.Boolean(), status: Type.Boolean(), players: Type.Boolean(), info: Type.Boolean() }, { additionalProperties: false }),
+        platform: Type.Optional(Type.String({ minLength: 1 })),
+        onlinePlayers: Type.Optional(Type.Integer({ minimum: 0 })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, oneOf: [{ required: ['baseUrl'] }, { required: ['reference'] }] },
+);
+
+// Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
+export const gameBridge: InterfaceDescriptor<'game-bridge', typeof BridgeEntry> = defineInterface({
   name: 'game-bridge',
   title: 'Interface C of 002_e31f548efc8ec0bb.txt, the game-server bridge (/v2/...)',
-  reference: { start: start as never, faults },
-  profileSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['settings'],
-    properties: {
-      baseUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
-      reference: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          game: { type: 'string' },
-          version: { type: 'string' },
-          checkOrder: { type: 'array', items: { enum: ['auth', 'method', 'enabled'] }, minItems: 3, maxItems: 3, uniqueItems: true },
-          bodyFirst: { type: 'boolean' },
-          writeTripwire: { type: 'boolean' },
-        },
-      },
-      credentials: { type: 'object', additionalProperties: false, required: ['authKey'], properties: { authKey: envName } },
-      settings: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['maxList', 'endpoints'],
-        properties: {
-          maxList: { type: 'integer', minimum: 0 },
-          endpoints: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['log', 'status', 'players', 'info'],
-            properties: { log: { type: 'boolean' }, status: { type: 'boolean' }, players: { type: 'boolean' }, info: { type: 'boolean' } },
-          },
-          platform: { type: 'string', minLength: 1 },
-          onlinePlayers: { type: 'integer', minimum: 0 },
-        },
-      },
-    },
-    oneOf: [{ required: ['baseUrl'] }, { required: ['reference'] }],
-  },
+  reference: { start, faults },
+  profileSchema: BridgeEntry,
   // "every request carries header X-Auth-Key whose value equals auth.key": the key is the whole authentication.
   authenticate: (req, secrets) => ({ ...req, headers: { ...req.headers, 'X-Auth-Key': secrets.get('authKey') } }),
   // The authenticated liveness check proves the credential too; a read the profile switches off answers 403.

@@ -134,6 +134,12 @@ export class Recorder {
   }
 }
 
+/** A counterexample as text: its own description where it has one (a command sequence), else its JSON. */
+function shown(value: unknown): string {
+  if (value && typeof value === 'object' && value.toString !== Object.prototype.toString) return String(value);
+  return JSON.stringify(value) ?? String(value);
+}
+
 function messageOf(e: unknown): string {
   // expect() messages carry terminal colours; evidence is read in a browser.
   return (e instanceof Error ? e.message : String(e)).replace(/\u001b\[[0-9;]*m/g, '');
@@ -413,7 +419,7 @@ async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyContext):
       path: run.path ?? '',
       numRuns: run.numRuns,
       numShrinks: run.numShrinks,
-      counterexample: secrets.redact(JSON.stringify(run.counterexample)),
+      counterexample: secrets.redact(shown(run.counterexample)),
       replay: replayCommand({ interfaceName: ctx.interfaceName, testTitle: testInfo.title, replay: replayToken(p.id, run.path ?? '', skip) }),
       reproduced,
     };

@@ -60,7 +60,15 @@ export function commandProperty<Model extends object, Real>(spec: {
       }
     },
     // A case tests what its steps test: the requirements of the sequence, set aside or not.
-    testing: (cmds) => [...new Set([...cmds].flatMap((c) => (c as { testing?: string[] }).testing ?? spec.requirements))],
+    // Only the steps that ran (fast-check wraps each command and marks those it executed before the failure).
+    testing: (cmds) => [
+      ...new Set(
+        [...cmds]
+          .map((c) => c as { hasRan?: boolean; cmd?: { testing?: string[] }; testing?: string[] })
+          .filter((c) => c.hasRan !== false)
+          .flatMap((c) => (c.cmd ?? c).testing ?? spec.requirements),
+      ),
+    ],
   };
 }
 

@@ -65,7 +65,8 @@ test('a deviation names its requirement and shrinks to the shortest sequence tha
   const run = await runProperty(p.id, p.arbitrary, (v) => p.check(v, new Set(), () => {}), p.runs);
   assert.equal(run.failed, true);
   assert.ok(run.error instanceof RequirementViolation && run.error.requirement === 'T-NONCE');
-  assert.equal([...(run.counterexample as Iterable<unknown>)].map(String).join(', '), 'request with nonce last+0');
+  // The counterexample prints the steps that ran before the failure.
+  assert.equal(String(run.counterexample).replace(/ \/\*replayPath=.*\*\/$/, ''), 'request with nonce last+0');
   assert.deepEqual(p.testing(run.counterexample!), ['T-NONCE']);
 });
 

@@ -98,20 +98,29 @@ test(
         const seen = `answers to the header-less requests so far: ${answers.join(', ')}`;
         if (e.answer === 'allowed' && limited) {
           // Other checks send X-Real-IP-only and IPv6 X-Forwarded-For requests meanwhile: a target that counts those
-          // under the socket address fills this counter, so their failure explains this one.
+          // under the socket address fills this counter, so their failure explains this one, as does a limit that
+          // comes early for every client.
           throw new RequirementViolation(
             'E-CLIENT-ID-SOCKET',
             `header-less request ${answers.length} got 429 while at most ${e.possible} stamps of the socket address can be in the ${w} ms window (maxRequests ${m}); ${seen}`,
             'allowed',
             undefined,
-            ['E-CLIENT-ID-XREALIP', 'E-CLIENT-ID-XFF-FIRST'],
+            ['E-CLIENT-ID-XREALIP', 'E-CLIENT-ID-XFF-FIRST', 'E-LIMIT-ALLOWED'],
           );
         }
         if (limited) return;
         // The question here is whether header-less requests are counted at all; a few too many getting through is a
         // counting fault that the other tests judge.
+        // A limit that lets every client through a whole allowance too many (an instance more than the profile
+        // declares, say) explains this too.
         if (e.answer === 'limited' && ++overLimit >= m) {
-          throw new RequirementViolation('E-CLIENT-ID-SOCKET', `${answers.length} header-less requests, ${e.certain} of them certainly in one ${w} ms window, none limited; ${seen}`, `429 once the socket address has ${n > 1 ? `${n} x ` : ''}${m} stamps in the window`);
+          throw new RequirementViolation(
+            'E-CLIENT-ID-SOCKET',
+            `${answers.length} header-less requests, ${e.certain} of them certainly in one ${w} ms window, none limited; ${seen}`,
+            `429 once the socket address has ${n > 1 ? `${n} x ` : ''}${m} stamps in the window`,
+            undefined,
+            ['E-PER-INSTANCE', 'E-LIMIT-429'],
+          );
         }
       }
     };

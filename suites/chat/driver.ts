@@ -219,12 +219,13 @@ export class ChatRun {
       throw new Stop();
     }
     if (expected.answer === 'limited' && !limited) {
-      const blame = this.blameAllowed(past, at, form, who.kind);
+      const blame = await this.blameAllowed(past, at, who, form);
       this.deviate(
         blame.ids,
         `${label} got ${reply.status}, not 429, while ${expected.certain} of its stamps are certainly in the ${w} ms window (limit ${n > 1 ? `${n} instances x ${m}` : m}); ${blame.why}. ${this.timeline(id)}`,
         `429: ${n > 1 ? `${n} x ` : ''}${m} stamps in the window`,
-        evidence(),
+        [...evidence(), ...(blame.probe ? [blame.probe] : [])],
+        blame.knockOnOf,
       );
       this.stopped++;
       throw new Stop();
@@ -369,26 +370,34 @@ export class ChatRun {
       why.push(`it would be full had its ${expired} stamp(s) older than the window still counted`);
     }
     if (ids.length > 0) return { ids, why: why.join('; ') };
-    // With stamps of its own, it got fewer than maxRequests through; with none, someone else's stamps counted.
-    return {
-      ids: [...rulesOf(form, kind), ...(e.possible === 0 ? ['E-PER-CLIENT'] : ['E-LIMIT-ALLOWED', 'E-PER-INSTANCE'])],
-      why: 'neither stamps older than the window nor limited requests explain it',
-    };
+    // With none of its own stamps, someone else's counted: the rule that names it, or the counters, mixed clients up.
+    // With some, it got fewer than maxRequests through, while a fresh client in its form was kept apart from it.
+    if (e.possible === 0) return { ids: [...rulesOf(form, kind), 'E-PER-CLIENT'], why: 'it has no stamp in the window, so another client\'s counted' };
+    return { ids: ['E-LIMIT-ALLOWED', 'E-PER-INSTANCE'], why: 'neither stamps older than the window nor limited requests explain it' };
   }
 
   /** Allowed although the model says limited: which breach would have let it through? */
-  private blameAllowed(past: Sent[], at: When, form: Form, kind: Kind): { ids: string[]; why: string } {
+  private async blameAllowed(past: Sent[], at: When, who: Addresses, form: Form): Promise<{ ids: string[]; why: string; probe?: Exchange; knockOnOf?: string[] }> {
     const w = this.settings.windowMs;
     const stamps = past.filter((s) => !isLimited(s));
     const inWindow = stamps.filter((s) => placeOf(s.at, at, w) !== 'outside');
-    const forms = new Set<Form>([form, ...inWindow.map((s) => s.form)]);
-    if (forms.size > 1) {
-      return { ids: rulesOfAll(forms, kind), why: `the document names one client in the header forms ${[...forms].join(', ')}, the target counted them apart` };
+    const earlier = inWindow.filter((s) => s.form !== form).at(-1)?.form;
+    let probe: Exchange | undefined;
+    if (earlier) {
+      // Its stamps were made in another header form. Right away, once more in that form: still limited there means
+      // the target counted the two forms apart; let through there too means the counter itself let go.
+      const again = await this.post(headersOf(earlier, who));
+      probe = again.exchange;
+      if (isLimited(again)) {
+        const forms = new Set<Form>([form, ...inWindow.map((s) => s.form)]);
+        return { ids: rulesOfAll(forms, who.kind), why: `the document names one client in the header forms ${[...forms].join(', ')}; the target counted them apart (in ${earlier} it was still limited right after)`, probe };
+      }
     }
-    if (past.some(isLimited) || stamps.some((s) => placeOf(s.at, at, w) === 'outside')) {
-      return { ids: ['E-WINDOW-SLIDING'], why: 'it was let through again before its oldest stamp had left the window' };
+    if (past.some(isLimited)) {
+      return { ids: ['E-WINDOW-SLIDING'], why: 'it was let through again before its oldest stamp had left the window', probe };
     }
-    return { ids: ['E-LIMIT-429', 'E-PER-INSTANCE'], why: 'a fresh client got more requests through in one window than the limit' };
+    // A window that resets at fixed boundaries lets a fresh client through twice around a boundary: that explains it too.
+    return { ids: ['E-LIMIT-429', 'E-PER-INSTANCE'], why: 'a client that was never limited got more requests through in one window than the limit', probe, knockOnOf: ['E-WINDOW-SLIDING'] };
   }
 
   /** The answer of a 429: body, headers, and the wait it announces. */

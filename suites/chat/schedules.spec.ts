@@ -13,8 +13,8 @@ const IDENTITY = ['E-PER-CLIENT', 'E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP'
  * it: on two workers the suite then takes about 2.2 windows.
  */
 const PARTS = [
-  { id: 'chat-schedules-a', runs: 2 },
-  { id: 'chat-schedules-b', runs: 1 },
+  { id: 'chat-schedules-a', part: 'a', runs: 2 },
+  { id: 'chat-schedules-b', part: 'b', runs: 1 },
 ];
 
 interface Burst {
@@ -36,16 +36,20 @@ const pauseOf = (p: { bursts: Burst[] }) => p.bursts.reduce((t, b) => t + b.gap,
 /**
  * Each client sends a few bursts within the first 0.9 window, then a last burst 1 to 1.1 windows after the case
  * began, when its earliest stamps may have left the window. So every case lasts about 1.1 windows, whatever it draws.
+ * One client of every case is a retrier: it fills every instance's allowance, retries a whole allowance more while
+ * limited part-way through the window, and comes back when its stamps (not its retries) have left, which is where
+ * recorded retries, or stamps counted past the window, would show.
  */
-function schedules(maxRequests: number): fc.Arbitrary<Plan[]> {
+function schedules(maxRequests: number, instances: number): fc.Arbitrary<Plan[]> {
   const size = fc.integer({ min: 1, max: maxRequests + 2 });
   const burst = fc.record({ gap: fc.constantFrom(0, 0.1, 0.25, 0.4, 0.6), size });
+  const lastAt = fc.constantFrom(1, 1.05, 1.1);
   const plan = fc
     .record({
       form: fc.constantFrom(...FORMS),
       kind: fc.constantFrom(...KINDS),
       bursts: fc.array(burst, { minLength: 1, maxLength: 3 }),
-      lastAt: fc.constantFrom(1, 1.05, 1.1),
+      lastAt,
       lastSize: size,
     })
     .map(({ form, kind, bursts, lastAt, lastSize }) => {
@@ -53,13 +57,25 @@ function schedules(maxRequests: number): fc.Arbitrary<Plan[]> {
       for (const b of bursts) if (pauseOf({ bursts: [...early, b] }) <= 0.9) early.push(b);
       return { form, kind, bursts: [...early, { gap: lastAt - pauseOf({ bursts: early }), size: lastSize }] };
     });
+  const full = instances * maxRequests;
+  const retrier = fc
+    .record({ form: fc.constantFrom(...FORMS), kind: fc.constantFrom(...KINDS), retryAt: fc.constantFrom(0.2, 0.4, 0.6), lastAt, lastSize: size })
+    .map(({ form, kind, retryAt, lastAt, lastSize }) => ({
+      form,
+      kind,
+      bursts: [
+        { gap: 0, size: full },
+        { gap: retryAt, size: full + 1 },
+        { gap: lastAt - retryAt, size: lastSize },
+      ],
+    }));
   // A case costs a window of wall time and timing does not shrink reliably: cases are reported as drawn.
-  return fc.noShrink(fc.array(plan, { minLength: 3, maxLength: 5 }));
+  return fc.noShrink(fc.tuple(retrier, fc.array(plan, { minLength: 2, maxLength: 4 })).map(([r, rest]) => [r, ...rest]));
 }
 
 for (const part of PARTS) {
   test(
-    `generated schedules of clients against the sliding-window model (${part.id})`,
+    `generated schedules of clients against the sliding-window model (part ${part.part})`,
     { tag: reqTags(...COUNTING, ...ANSWER, ...IDENTITY) },
     async ({ api, profile, target, identity, property, notApplicable, note, plannedWait }, testInfo) => {
       const settings = chatSettings(profile);
@@ -70,16 +86,16 @@ for (const part of PARTS) {
         for (const id of requirements) notApplicable(id, counting);
         return;
       }
-      // A case: up to 5 clients, 4 bursts each of up to maxRequests + 2, over 1.1 windows. A failing requirement
-      // reruns the property with it set aside: room for a few such rounds.
+      // A case: up to 5 clients, 4 bursts each of up to maxRequests + 2 (and the retrier's two allowances), over 1.1
+      // windows. A failing requirement reruns the property with it set aside: room for a few such rounds.
       const cases = runsAtDepth(part.runs) * ROUNDS;
-      fitTimeout(testInfo, { requests: cases * 5 * 4 * (m + 2), waitMs: cases * 1.1 * w }, profile, !target.reference);
+      fitTimeout(testInfo, { requests: cases * (5 * 4 * (m + 2) + 2 * settings.instances * m), waitMs: cases * 1.1 * w }, profile, !target.reference);
       let maxRoundTripMs = 0;
       await property({
         id: part.id,
         requirements,
         runs: part.runs,
-        arbitrary: schedules(settings.maxRequests),
+        arbitrary: schedules(m, settings.instances),
         // A schedule's requests are judged together: one that got no answer names no single requirement.
         testing: () => [],
         check: async (plans, skip, saw) => {

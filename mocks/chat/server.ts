@@ -178,6 +178,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
         message: 'The body must be an object with messages, an array of objects with string role and content.',
       });
     }
+    if (on('reply-202-accepted')) return sendJson(res, 202, { job: `chat-${Math.round(performance.now())}`, status: 'queued' });
     sendJson(res, 200, { reply: `Received ${parsed.messages.length} message(s).` });
   }
 

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CLOCK_SLACK_MS, SlidingWindow, clientIdOf, placeOf, type When } from '../../suites/chat/model.ts';
 import { identifySpanish } from '../../suites/chat/language.ts';
+import { COUNTING, DEV, chatScope, isLoopbackUrl, notApplicableIn } from '../../suites/chat/scope.ts';
 import { ENGLISH_LIMIT_MESSAGE, LIMIT_MESSAGE } from '../../mocks/chat/server.ts';
 
 const W = 1000; // windowMs
@@ -199,5 +200,35 @@ describe('"message (a fixed Spanish-language sentence ...)": the language identi
   }
   test('a message too short to tell its language is left undecided, whatever it says', () => {
     for (const text of ['Espera.', 'Too many requests', 'Límite']) assert.equal(identifySpanish(text).verdict, 'undecided', text);
+  });
+});
+
+describe('"In development mode localhost connections are allowed": what a profile lets the suite assert', () => {
+  const settings = { windowMs: 3000, maxRequests: 5, instances: 1, clientAddressesPreserved: true, developmentMode: true };
+
+  test('loopback base URLs: 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost', () => {
+    for (const url of ['http://127.0.0.1:3000', 'http://127.8.9.10/', 'http://localhost:8080', 'http://[::1]:80', 'http://[::ffff:127.0.0.1]/']) assert.ok(isLoopbackUrl(url), url);
+    for (const url of ['https://chat.example.com', 'http://10.0.0.5:3000', 'http://[2001:db8::1]/', 'http://128.0.0.1', 'not a url']) assert.ok(!isLoopbackUrl(url), url);
+  });
+
+  test('development mode over loopback: only the header-less check applies, every counting check is not applicable', () => {
+    const na = notApplicableIn(chatScope(settings, 'http://127.0.0.1:4000'));
+    assert.ok(!(DEV in na));
+    for (const id of COUNTING) assert.ok(id in na, id);
+  });
+
+  test('development mode away from loopback: both readings count the harness like any client, the normal checks apply', () => {
+    const na = notApplicableIn(chatScope(settings, 'https://chat.example.com'));
+    assert.deepEqual(Object.keys(na), [DEV]);
+  });
+
+  test('no development mode: the header-less check is not applicable, the rest applies', () => {
+    const na = notApplicableIn(chatScope({ ...settings, developmentMode: false }, 'http://127.0.0.1:4000'));
+    assert.deepEqual(Object.keys(na), [DEV]);
+  });
+
+  test('client addresses rewritten by a proxy: no counting check, and no development-mode check either', () => {
+    const na = notApplicableIn(chatScope({ ...settings, clientAddressesPreserved: false }, 'http://127.0.0.1:4000'));
+    for (const id of [...COUNTING, DEV]) assert.ok(id in na, id);
   });
 });

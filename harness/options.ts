@@ -40,12 +40,17 @@ export function runSeed(): number {
   return n;
 }
 
-/** "game-bridge:wrong-key-accepted" -> which reference server carries which seeded fault. */
-export function selectedFault(value = process.env[ENV.fault]): { interfaceName: string; fault: string } | undefined {
-  if (!value) return undefined;
-  const [interfaceName, fault] = value.split(':');
-  if (!interfaceName || !fault) throw new Error(`fault ${JSON.stringify(value)}: write it as <interface>:<fault name>`);
-  return { interfaceName, fault };
+/**
+ * "game-bridge:wrong-key-accepted,chat:off-by-one": which reference server carries which seeded fault (one per
+ * interface at most).
+ */
+export function selectedFaults(value = process.env[ENV.fault]): Array<{ interfaceName: string; fault: string }> {
+  if (!value) return [];
+  return value.split(',').map((one) => {
+    const [interfaceName, fault] = one.split(':');
+    if (!interfaceName || !fault) throw new Error(`fault ${JSON.stringify(one)}: write it as <interface>:<fault name>`);
+    return { interfaceName, fault };
+  });
 }
 
 /**

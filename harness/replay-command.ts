@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ENV } from './options.ts';
+import { ENV, selectedFaults } from './options.ts';
 import { ROOT } from './paths.ts';
 
 /** Quotes a word for a POSIX shell. */
@@ -18,7 +18,8 @@ export function replayCommand(opts: { interfaceName: string; testTitle: string; 
   if (profile) args.push('--target', path.relative(ROOT, path.resolve(profile)));
   args.push('--interfaces', opts.interfaceName);
   if (process.env[ENV.seed]) args.push('--seed', process.env[ENV.seed]!);
-  if (process.env[ENV.fault]) args.push('--fault', process.env[ENV.fault]!);
+  // Only the fault of the replayed interface: another interface's is not part of this check.
+  for (const f of selectedFaults()) if (f.interfaceName === opts.interfaceName) args.push('--fault', `${f.interfaceName}:${f.fault}`);
   args.push('--grep', escapeRegExp(opts.testTitle));
   if (opts.replay) args.push('--replay', opts.replay);
   return args.map(shellQuote).join(' ');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RunningServer } from '../mocks/types.ts';
-import { ENV, selectedFault } from './options.ts';
+import { ENV, selectedFaults } from './options.ts';
 import { descriptorOf, isInterfaceName, unknownInterface, type InterfaceName } from './registry.ts';
 import type { InterfaceProfile, Profile } from './profile/types.ts';
 import { Secrets } from './secrets.ts';
@@ -62,7 +62,7 @@ export function secretsFor(profile: Profile, name: InterfaceName): Secrets {
 
 /** Starts the reference servers an in-scope interface needs, on free loopback ports. */
 export async function startReferences(profile: Profile, scope: InterfaceName[]): Promise<{ targets: Target[]; stop(): Promise<void> }> {
-  const fault = selectedFault();
+  const faults = selectedFaults();
   const running: RunningServer[] = [];
   const targets: Target[] = [];
   try {
@@ -75,7 +75,7 @@ export async function startReferences(profile: Profile, scope: InterfaceName[]):
       }
       const secrets: Record<string, string> = {};
       for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) secrets[cred] = process.env[envVar] ?? '';
-      const faultHere = fault?.interfaceName === name ? fault.fault : undefined;
+      const faultHere = faults.find((f) => f.interfaceName === name)?.fault;
       const server = await descriptorOf(name).reference.start({
         settings: entry.settings,
         reference: entry.reference ?? {},

@@ -33,7 +33,8 @@ Options:
   --strict               failed "should" requirements count in the exit code too
   --grep RE              run only the tests whose title matches
   --replay TOKEN         rerun one shrunk property case (from a failure's replay command); with --grep and --seed
-  --fault IFACE:NAME     start the embedded reference with a seeded fault (npm run reference -- IFACE --list-faults)
+  --fault IFACE:NAME     start the embedded reference with a seeded fault (npm run reference -- IFACE --list-faults);
+                         repeat it for faults of several interfaces in one run
   --workers N            parallel workers (default 2)
   --max-minutes N        refuse to start when the planned work cannot fit in N minutes (also maxRunMinutes in the profile)
   --out DIR              write the reports into DIR (default reports/runs/<time>-<run id>, linked as reports/latest)
@@ -61,7 +62,7 @@ function parse() {
       seed: { type: 'string' },
       strict: { type: 'boolean' },
       list: { type: 'boolean' },
-      fault: { type: 'string' },
+      fault: { type: 'string', multiple: true },
       grep: { type: 'string' },
       replay: { type: 'string' },
       workers: { type: 'string' },
@@ -121,14 +122,15 @@ if (args.replay) {
 if (args.grep) env[ENV.grep] = args.grep;
 if (args.workers) env.HARNESS_WORKERS = args.workers;
 if (args.quiet) env.HARNESS_QUIET = '1';
-if (args.fault) {
-  const [name, fault] = args.fault.split(':');
-  if (!scope.includes(name as InterfaceName)) cannotRun(`--fault ${args.fault}: ${name} is not an interface of this run (${scope.join(', ')})`);
-  if (profile.interfaces[name as InterfaceName]?.baseUrl) cannotRun(`--fault ${args.fault}: faults exist only in the embedded reference, and ${name} is a live target here`);
+for (const one of args.fault ?? []) {
+  const [name, fault] = one.split(':');
+  if (!scope.includes(name as InterfaceName)) cannotRun(`--fault ${one}: ${name} is not an interface of this run (${scope.join(', ')})`);
+  if (profile.interfaces[name as InterfaceName]?.baseUrl) cannotRun(`--fault ${one}: faults exist only in the embedded reference, and ${name} is a live target here`);
   const known = descriptorOf(name as InterfaceName).reference.faults;
-  if (!known.some((f) => f.name === fault)) cannotRun(`--fault ${args.fault}: no such fault; known: ${known.map((f) => f.name).join(', ')}`);
-  env[ENV.fault] = args.fault;
+  if (!known.some((f) => f.name === fault)) cannotRun(`--fault ${one}: no such fault; known: ${known.map((f) => f.name).join(', ')}`);
+  if ((args.fault ?? []).filter((f) => f.startsWith(`${name}:`)).length > 1) cannotRun(`--fault: one fault per interface (${name} has several)`);
 }
+if (args.fault?.length) env[ENV.fault] = args.fault.join(',');
 
 if (args.list) {
   list();

@@ -26,8 +26,8 @@ const { values } = parseArgs({
   options: {
     only: { type: 'string' }, // a substring of run names, to iterate on a few
     seed: { type: 'string', default: '20261123' },
-    // Chat's runs mostly sit out windows, so one more run than there are cores keeps both cores busy.
-    jobs: { type: 'string', default: String(os.availableParallelism() + 1) },
+    // Fault runs use one worker and chat's mostly sit out windows: two more runs than there are cores keep both busy.
+    jobs: { type: 'string', default: String(os.availableParallelism() + 2) },
     'no-browser': { type: 'boolean' },
   },
 });
@@ -49,6 +49,8 @@ const SECRETS = Object.fromEntries(credentialVars.map((v) => [v, `SelfTest-${v}-
 interface Run {
   name: string;
   args: string[];
+  /** The seeded faults of the run (one per interface), or none for a valid configuration. */
+  faults: Array<{ interfaceName: string; fault: Fault }>;
   judge: (code: number, summary: RunSummary | undefined) => { problem?: string; proves?: Pair[] };
 }
 
@@ -60,17 +62,60 @@ const mustProve = claimed.filter((p) => !advisories.has(p.requirement));
 const runs: Run[] = [];
 for (const { file } of referenceProfiles) {
   const flag = file === 'reference.yaml' ? claimed.filter((p) => advisories.has(p.requirement)).map((p) => p.requirement) : [];
-  runs.push({ name: `valid ${file}`, args: ['--target', path.join('targets', file), '--strict'], judge: (code, s) => ({ problem: judgeValid(code, s, [...new Set(flag)]) }) });
+  runs.push({ name: `valid ${file}`, args: ['--target', path.join('targets', file), '--strict'], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s, [...new Set(flag)]) }) });
 }
-for (const d of REGISTRY) for (const fault of d.reference.faults) runs.push(faultRun(d.name, fault));
+runs.push(...faultRuns());
 
-function faultRun(interfaceName: string, fault: Fault): Run {
-  const tags = [...new Set(fault.violates)].map((id) => `@${id}(?![A-Z0-9-])`).join('|');
+/**
+ * One run per fault, except that faults of different interfaces needing the same profile share a run: each
+ * interface's reference carries its own fault and is judged on its own requirements, and a run's start-up (the
+ * costliest part of a fault run) is paid once for both.
+ */
+function faultRuns(): Run[] {
+  const byProfile = new Map<string, Array<Array<{ interfaceName: string; fault: Fault }>>>();
+  for (const d of REGISTRY) {
+    for (const fault of d.reference.faults) {
+      const profile = fault.profile ?? homeProfile(d.name);
+      const lanes = byProfile.get(profile) ?? [];
+      let lane = lanes.find((l) => l.length === 0 || l[0].interfaceName === d.name);
+      if (!lane) lanes.push((lane = []));
+      lane.push({ interfaceName: d.name, fault });
+      byProfile.set(profile, lanes);
+    }
+  }
+  const out: Run[] = [];
+  for (const [profile, lanes] of byProfile) {
+    const inProfile = referenceProfiles.find((p) => p.file === profile)?.doc.interfaces ?? {};
+    const longest = Math.max(...lanes.map((l) => l.length));
+    for (let i = 0; i < longest; i++) {
+      // Only interfaces the profile has can share its run.
+      const faults = lanes.map((l) => l[i]).filter((f) => f && inProfile[f.interfaceName]);
+      for (const lone of lanes.map((l) => l[i]).filter((f) => f && !inProfile[f.interfaceName])) out.push(faultRun(profile, [lone]));
+      if (faults.length) out.push(faultRun(profile, faults));
+    }
+  }
+  return out;
+}
+
+function faultRun(profile: string, faults: Array<{ interfaceName: string; fault: Fault }>): Run {
+  const tags = [...new Set(faults.flatMap((f) => f.fault.violates))].map((id) => `@${id}(?![A-Z0-9-])`).join('|');
+  const args = ['--target', path.join('targets', profile), '--interfaces', faults.map((f) => f.interfaceName).join(','), '--grep', tags, '--strict', '--workers', '1'];
+  for (const f of faults) args.push('--fault', `${f.interfaceName}:${f.fault.name}`);
   return {
-    name: `fault ${interfaceName}:${fault.name}`,
-    args: ['--target', path.join('targets', fault.profile ?? homeProfile(interfaceName)), '--interfaces', interfaceName, '--fault', `${interfaceName}:${fault.name}`, '--grep', tags, '--strict'],
-    judge: (code, s) => judgeFault(fault, code, s),
+    name: `fault ${faults.map((f) => `${f.interfaceName}:${f.fault.name}`).join(' + ')}`,
+    args,
+    faults,
+    judge: (code, s) => {
+      const verdicts = faults.map((f) => ({ f, v: judgeFault(f.fault, code, s && only(s, f.interfaceName)) }));
+      const problems = verdicts.filter((x) => x.v.problem).map((x) => `${x.f.interfaceName}:${x.f.fault.name}: ${x.v.problem}`);
+      return { problem: problems.length ? problems.join('\n     ') : undefined, proves: verdicts.flatMap((x) => x.v.proves) };
+    },
   };
+}
+
+/** A run's summary seen from one interface: its requirements and its broken tests only. */
+function only(s: RunSummary, interfaceName: string): RunSummary {
+  return { ...s, interfaces: s.interfaces.filter((i) => i.name === interfaceName), brokenTests: s.brokenTests.filter((b) => b.test.startsWith(`${interfaceName} ›`)) };
 }
 
 /** The (check, requirement) pairs of every test the suites define, from Playwright's listing under each interface's home profile. */
@@ -117,7 +162,7 @@ async function execute(run: Run): Promise<{ run: Run; problem?: string; proves: 
   const args = [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), ...run.args, '--seed', values.seed!, '--quiet'];
   let output = '';
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '', ...SECRETS }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '', HARNESS_SELFTEST: '1', ...SECRETS }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('exit', (c) => resolve(c ?? 2));
@@ -151,7 +196,7 @@ await Promise.all(
 // A check that cannot fail is a defect: each (check, requirement) pair the suites claim is made to fail by a fault.
 let pairsProblem: string | undefined;
 // With --only, the pairs of the interfaces whose every fault ran.
-const complete = REGISTRY.filter((d) => d.reference.faults.every((f) => selected.some((r) => r.name === `fault ${d.name}:${f.name}`))).map((d) => d.name as string);
+const complete = REGISTRY.filter((d) => d.reference.faults.every((f) => selected.some((r) => r.faults.some((x) => x.interfaceName === d.name && x.fault.name === f.name)))).map((d) => d.name as string);
 const checkPairs = complete.length > 0;
 if (checkPairs) {
   const missing = unproven(mustProve.filter((p) => complete.includes(p.interfaceName)), results.flatMap((r) => r.proves));

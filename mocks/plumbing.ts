@@ -19,10 +19,11 @@ export function readBody(req: http.IncomingMessage, limit = MAX_BODY_BYTES): Pro
   });
 }
 
-/** Writes a JSON body with its length; headers given override the content type. */
+/** Writes a JSON body with its length; headers given (in any letter case) override the content type. */
 export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers, 'content-length': Buffer.byteLength(text) });
+  const given = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...given, 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 

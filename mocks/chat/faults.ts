@@ -7,7 +7,7 @@ import type { Fault } from '../types.js';
 
 export type { Fault };
 
-export const faults: Fault[] = [
+export const faults = [
   {
     name: 'fixed-window',
     description:
@@ -195,4 +195,6 @@ export const faults: Fault[] = [
     description: 'Reads body.messages without checking it, so a JSON body without a messages array crashes the handler with 500.',
     violates: ['E-BODY-MESSAGES-REQUIRED', 'E-GEN-NO-5XX'],
   },
-];
+] as const satisfies readonly Fault[];
+
+export type ChatFault = (typeof faults)[number]['name'];

@@ -1,11 +1,11 @@
 // Embedded reference of Interface E: POST /api/chat behind an in-memory sliding-window rate limiter.
 // Written from the document alone; it never imports the suite's model.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import Router from 'find-my-way';
 import type { components } from '../../generated/chat.js';
 import { faults } from './faults.js';
+import { faultSwitch, listen, readBody, sendJson } from '../plumbing.js';
 import type { ChatSettings } from '../../harness/profile/types.js';
 import type { RunningServer } from '../types.js';
 
@@ -39,14 +39,9 @@ export type { RunningServer };
 export const LIMIT_MESSAGE = 'Has superado el límite de solicitudes. Por favor, vuelve a intentarlo en unos segundos.';
 /** What the 'message-english' fault sends instead: a translation left in from a template. */
 export const ENGLISH_LIMIT_MESSAGE = 'You have exceeded the request limit. Please try again in a few seconds.';
-const MAX_BODY_BYTES = 1 << 20;
 
 export async function start(options: StartOptions): Promise<RunningServer> {
-  const { fault } = options;
-  if (fault !== undefined && !faults.some((f) => f.name === fault)) {
-    throw new Error(`unknown chat fault "${fault}"; known faults: ${faults.map((f) => f.name).join(', ')}`);
-  }
-  const on = (name: string) => fault === name;
+  const on = faultSwitch(faults, 'chat', options.fault);
 
   const windowMs = options.settings.windowMs * (on('window-doubled') ? 2 : 1);
   const { maxRequests } = options.settings;
@@ -193,25 +188,10 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   });
 
   const server = http.createServer((req, res) => router.lookup(req, res));
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
   // Housekeeping only: answers never depend on it because each request prunes first.
   const timer = setInterval(cleanup, options.reference.cleanupIntervalMs ?? 60_000);
   timer.unref();
-
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        clearInterval(timer);
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return listen(server, options.host, options.port, () => clearInterval(timer));
 }
 
 function headerValue(req: http.IncomingMessage, name: string): string | undefined {
@@ -242,28 +222,4 @@ function isChatRequest(value: unknown): value is ChatRequest {
     (m: unknown) =>
       typeof m === 'object' && m !== null && 'role' in m && typeof m.role === 'string' && 'content' in m && typeof m.content === 'string',
   );
-}
-
-/** Resolves to the body as text, or undefined when it exceeds MAX_BODY_BYTES. */
-function readBody(req: http.IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    ...headers,
-    'Content-Length': Buffer.byteLength(text),
-  });
-  res.end(text);
 }

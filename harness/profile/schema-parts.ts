@@ -1,6 +1,21 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 
-/** Pieces of the target-profile schema that every interface's section uses (TypeBox: the types follow from them). */
+/** Pieces of the target-profile schema that every interface's entry uses (TypeBox: the types follow from them). */
 export const EnvName = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'name of an environment variable' });
-/** @deprecated plain JSON Schema form of EnvName, for sections not yet declared with TypeBox. */
-export const envName = { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'name of an environment variable' } as const;
+
+/**
+ * An interface's entry of a target profile: `baseUrl` (a live deployment) or `reference` (the embedded one, with its
+ * options), the names of the environment variables that hold its credentials, and the settings its document makes
+ * configurable. Every object is closed: an unknown field is a mistake the loader names.
+ */
+export function profileEntry<R extends TSchema, C extends TSchema, S extends TSchema>(parts: { reference: R; credentials: C; settings: S }) {
+  return Type.Object(
+    {
+      baseUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
+      reference: Type.Optional(parts.reference),
+      credentials: Type.Optional(parts.credentials),
+      settings: parts.settings,
+    },
+    { additionalProperties: false, oneOf: [{ required: ['baseUrl'] }, { required: ['reference'] }] },
+  );
+}

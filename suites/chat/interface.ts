@@ -3,41 +3,35 @@ import { Type } from '@sinclair/typebox';
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import type { ChatSettings } from '../../harness/profile/types.ts';
 import { notTheApi } from '../../harness/probe.ts';
-import { EnvName } from '../../harness/profile/schema-parts.ts';
+import { EnvName, profileEntry } from '../../harness/profile/schema-parts.ts';
 import { start } from '../../mocks/chat/server.ts';
 import { faults } from '../../mocks/chat/faults.ts';
 import { chatScope, notApplicableIn } from './scope.ts';
 
 /** The interface's entry of a target profile (interfaces.chat): declared once, its type derived from it. */
-const ChatEntry = Type.Object(
-  {
-    baseUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
-    reference: Type.Optional(
-      Type.Object(
-        {
-          cleanupIntervalMs: Type.Optional(Type.Integer({ minimum: 1 })),
-          // The document's "in development mode localhost connections are allowed" has two readings; the reference
-          // can be started with either (the harness must accept both).
-          developmentModeReading: Type.Optional(Type.Union([Type.Literal('client-id'), Type.Literal('connection')])),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    credentials: Type.Optional(Type.Record(Type.String(), EnvName)),
-    // The loader fills in the defaults, so those settings are always present after loading.
-    settings: Type.Object(
-      {
-        windowMs: Type.Integer({ minimum: 1 }),
-        maxRequests: Type.Integer({ minimum: 1 }),
-        instances: Type.Integer({ minimum: 1, default: 1 }),
-        clientAddressesPreserved: Type.Boolean({ default: true }),
-        developmentMode: Type.Boolean({ default: false }),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false, oneOf: [{ required: ['baseUrl'] }, { required: ['reference'] }] },
-);
+const ChatEntry = profileEntry({
+  reference: Type.Object(
+    {
+      cleanupIntervalMs: Type.Optional(Type.Integer({ minimum: 1 })),
+      // The document's "in development mode localhost connections are allowed" has two readings; the reference
+      // can be started with either (the harness must accept both).
+      developmentModeReading: Type.Optional(Type.Union([Type.Literal('client-id'), Type.Literal('connection')])),
+    },
+    { additionalProperties: false },
+  ),
+  credentials: Type.Record(Type.String(), EnvName),
+  // The loader fills in the defaults, so those settings are always present after loading.
+  settings: Type.Object(
+    {
+      windowMs: Type.Integer({ minimum: 1 }),
+      maxRequests: Type.Integer({ minimum: 1 }),
+      instances: Type.Integer({ minimum: 1, default: 1 }),
+      clientAddressesPreserved: Type.Boolean({ default: true }),
+      developmentMode: Type.Boolean({ default: false }),
+    },
+    { additionalProperties: false },
+  ),
+});
 
 // Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
 export const chat: InterfaceDescriptor<'chat', typeof ChatEntry> = defineInterface({

@@ -1,7 +1,7 @@
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
 import { Type } from '@sinclair/typebox';
-import { EnvName } from '../../harness/profile/schema-parts.ts';
+import { EnvName, profileEntry } from '../../harness/profile/schema-parts.ts';
 import { start } from '../../mocks/game-bridge/server.ts';
 import { faults } from '../../mocks/game-bridge/faults.ts';
 import { expectedMs } from '../../harness/budget.ts';
@@ -12,34 +12,28 @@ import { MATRIX_RUNS } from './cases.ts';
 const READS = ['status', 'info', 'players'] as const;
 
 /** The interface's entry of a target profile (interfaces.game-bridge): declared once, its type derived from it. */
-const BridgeEntry = Type.Object(
-  {
-    baseUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
-    reference: Type.Optional(
-      Type.Object(
-        {
-          game: Type.Optional(Type.String()),
-          version: Type.Optional(Type.String()),
-          checkOrder: Type.Optional(Type.Array(Type.Union([Type.Literal('auth'), Type.Literal('method'), Type.Literal('enabled')]), { minItems: 3, maxItems: 3, uniqueItems: true })),
-          bodyFirst: Type.Optional(Type.Boolean()),
-          writeTripwire: Type.Optional(Type.Boolean()),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    credentials: Type.Optional(Type.Object({ authKey: EnvName }, { additionalProperties: false })),
-    settings: Type.Object(
-      {
-        maxList: Type.Integer({ minimum: 0 }),
-        endpoints: Type.Object({ log: Type.Boolean(), status: Type.Boolean(), players: Type.Boolean(), info: Type.Boolean() }, { additionalProperties: false }),
-        platform: Type.Optional(Type.String({ minLength: 1 })),
-        onlinePlayers: Type.Optional(Type.Integer({ minimum: 0 })),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false, oneOf: [{ required: ['baseUrl'] }, { required: ['reference'] }] },
-);
+const BridgeEntry = profileEntry({
+  reference: Type.Object(
+    {
+      game: Type.Optional(Type.String()),
+      version: Type.Optional(Type.String()),
+      checkOrder: Type.Optional(Type.Array(Type.Union([Type.Literal('auth'), Type.Literal('method'), Type.Literal('enabled')]), { minItems: 3, maxItems: 3, uniqueItems: true })),
+      bodyFirst: Type.Optional(Type.Boolean()),
+      writeTripwire: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+  credentials: Type.Object({ authKey: EnvName }, { additionalProperties: false }),
+  settings: Type.Object(
+    {
+      maxList: Type.Integer({ minimum: 0 }),
+      endpoints: Type.Object({ log: Type.Boolean(), status: Type.Boolean(), players: Type.Boolean(), info: Type.Boolean() }, { additionalProperties: false }),
+      platform: Type.Optional(Type.String({ minLength: 1 })),
+      onlinePlayers: Type.Optional(Type.Integer({ minimum: 0 })),
+    },
+    { additionalProperties: false },
+  ),
+});
 
 // Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
 export const gameBridge: InterfaceDescriptor<'game-bridge', typeof BridgeEntry> = defineInterface({

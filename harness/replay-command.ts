@@ -24,3 +24,8 @@ export function replayCommand(opts: { interfaceName: string; testTitle: string; 
   if (opts.replay) args.push('--replay', opts.replay);
   return args.map(shellQuote).join(' ');
 }
+
+/** The command that answers "is it fixed?" for a cassette (scripts/replay.ts). */
+export function replayCassetteCommand(cassette: string): string {
+  return ['npm', 'run', 'replay', '--', cassette].map(shellQuote).join(' ');
+}

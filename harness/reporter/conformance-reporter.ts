@@ -8,7 +8,7 @@ import { REPORTS_DIR, ROOT } from '../paths.ts';
 import { loadProfile } from '../profile/load.ts';
 import type { Profile } from '../profile/types.ts';
 import { isInterfaceName } from '../registry.ts';
-import { replayCommand } from '../replay-command.ts';
+import { replayCassetteCommand, replayCommand } from '../replay-command.ts';
 import { loadSpec } from '../spec/load.ts';
 import { publishedTargets, secretsFor, type Target } from '../targets.ts';
 import { ANNOTATION, type Evidence, type Verdict } from '../verdicts.ts';
@@ -194,7 +194,14 @@ export default class ConformanceReporter implements Reporter {
       };
     });
     // Written once every requirement a cause touches is known; the failures name their cause's cassette.
-    for (const cause of causes.values()) if (cause.exchanges.length) cause.cassette = this.writeCassette(cause, target, profile, secrets.redact.bind(secrets));
+    for (const cause of causes.values()) {
+      if (!cause.exchanges.length) continue;
+      cause.cassette = this.writeCassette(cause, target, profile, secrets.redact.bind(secrets));
+      // From the repository's root, where npm runs: relative when the reports are under it, else absolute.
+      const file = path.join(REPORTS_DIR, cause.cassette);
+      const shown = path.relative(ROOT, file).startsWith('..') ? file : path.relative(ROOT, file);
+      cause.isItFixed = replayCassetteCommand(shown);
+    }
     for (const r of requirements) for (const f of r.failures) f.cassette = [...causes.values()].find((c) => c.id === f.cause)?.cassette;
     const documentReqs = requirements.filter((r) => !r.generic && r.observable && r.status !== 'not-applicable');
     const judged = documentReqs.filter((r) => r.status === 'passed' || r.status === 'failed' || r.status === 'flagged').length;

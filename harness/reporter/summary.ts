@@ -40,6 +40,8 @@ export interface Cause {
   exchanges: Exchange[];
   replay: string;
   cassette?: string;
+  /** The command that judges the requirement again against the recorded target: `npm run replay -- <cassette>`. */
+  isItFixed?: string;
 }
 
 export interface InterfaceResult {

@@ -145,6 +145,12 @@ function messageOf(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).replace(/\u001b\[[0-9;]*m/g, '');
 }
 
+/** The exchanges a deviation shows: those it names, the one that got no answer, or else what the check sent. */
+function evidenceOf(e: unknown, sent: Exchange[]): Exchange[] {
+  if (e instanceof RequirementViolation && e.exchanges?.length) return e.exchanges;
+  return e instanceof TargetError ? [e.exchange] : sent;
+}
+
 /**
  * An assertion of Playwright's expect: it carries its matcher's result, or (a value of the wrong type for the matcher,
  * a count that is a string) says so in a message that starts with the expect call.
@@ -280,7 +286,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       else if (c.kind === 'inconclusive') recorder.record(id, 'inconclusive', c.message);
       else {
         const v = e instanceof RequirementViolation ? e : undefined;
-        const exchanges = v?.exchanges?.length ? v.exchanges : e instanceof TargetError ? [e.exchange] : recorder.exchanges.slice(start);
+        const exchanges = evidenceOf(e, recorder.exchanges.slice(start));
         const also = (v?.requirements ?? []).filter((r) => r !== id && recorder.claims(r) && !recorder.judged(r));
         recorder.fail([id, ...also], c.message, exchanges, { expected: v?.expected, knockOnOf: v?.knockOnOf });
       }
@@ -425,7 +431,7 @@ async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyContext):
       reproduced,
     };
     const v = err instanceof RequirementViolation ? err : undefined;
-    const exchanges = v?.exchanges?.length ? v.exchanges : err instanceof TargetError ? [err.exchange] : recorder.exchanges.slice(start);
+    const exchanges = evidenceOf(err, recorder.exchanges.slice(start));
     const message = `${c.message}\ncounterexample: ${info.counterexample}\nseed ${info.seed}, path ${info.path}${info.reproduced ? '' : ' (did not fail again when re-run: timing-sensitive?)'}\nreplay: ${info.replay}`;
     recorder.fail(broken, message, exchanges, { expected: v?.expected, property: info, knockOnOf: v?.knockOnOf });
     broken.forEach((id) => skip.add(id));

@@ -202,7 +202,8 @@ export default class ConformanceReporter implements Reporter {
       const shown = path.relative(ROOT, file).startsWith('..') ? file : path.relative(ROOT, file);
       cause.isItFixed = replayCassetteCommand(shown);
     }
-    for (const r of requirements) for (const f of r.failures) f.cassette = [...causes.values()].find((c) => c.id === f.cause)?.cassette;
+    const byId = new Map([...causes.values()].map((c) => [c.id, c]));
+    for (const r of requirements) for (const f of r.failures) f.cassette = byId.get(f.cause)?.cassette;
     const documentReqs = requirements.filter((r) => !r.generic && r.observable && r.status !== 'not-applicable');
     const judged = documentReqs.filter((r) => r.status === 'passed' || r.status === 'failed' || r.status === 'flagged').length;
     return {

@@ -1,0 +1,152 @@
+// Seeded faults of the exchange-session reference: each is a plausible bug of an exchange's session and order
+// gateway. `violates` lists what a good suite must see fail against reference.yaml; `collateral` lists what may fail
+// too, each for the reason given beside it.
+
+import type { Fault } from '../types.js';
+
+export type { Fault };
+
+export const faults = [
+  // Order nonces (BX-NONCE on writes)
+  {
+    name: 'nonce-equal-accepted',
+    description: 'Compares a write\'s nonce with `>=` instead of `>`, so the nonce equal to the last accepted one is accepted again.',
+    violates: ['A-NONCE-REUSE'],
+  },
+  {
+    name: 'nonce-lower-accepted',
+    description: 'Keeps the set of nonces a key has used and refuses only reuse, so a lower nonce never used before is accepted.',
+    violates: ['A-NONCE-GREATER'],
+  },
+  {
+    name: 'nonce-only-last-remembered',
+    description: 'Remembers only the last nonce and refuses only that one, so any other in-range nonce (lower, or an earlier one reused) is accepted.',
+    violates: ['A-NONCE-GREATER', 'A-NONCE-REUSE'],
+  },
+  {
+    name: 'nonce-race',
+    description: 'Checks the nonce, then awaits a store round-trip before recording it, so concurrent writes carrying the same nonce all pass the check.',
+    violates: ['A-NONCE-CONCURRENT'],
+  },
+  {
+    name: 'nonce-upper-unenforced',
+    description: 'Enforces only the lower bound of the nonce range: a nonce above the end of the day is accepted.',
+    violates: ['A-NONCE-IN-RANGE'],
+  },
+  {
+    name: 'nonce-range-milliseconds',
+    description: 'Reports the nonce range in epoch milliseconds (a unit slip in the response only; enforcement stays in microseconds).',
+    violates: ['A-NONCE-RANGE-DAY'],
+  },
+  {
+    name: 'nonce-range-yesterday',
+    description: 'Reports yesterday\'s range (a day index off by one in the response; enforcement stays on today).',
+    violates: ['A-NONCE-RANGE-DAY'],
+  },
+  {
+    name: 'nonce-not-required',
+    description: 'Checks BX-NONCE only when it is present, so a write without it is accepted.',
+    violates: ['A-NONCE-REQUIRED'],
+  },
+  {
+    name: 'refused-nonce-consumed',
+    description: 'Records a nonce as the key\'s last before checking the upper bound, so a nonce refused for lying above the range still raises the bar for the next one.',
+    violates: ['A-NONCE-REFUSAL-NO-EFFECT'],
+  },
+
+  // Logins
+  {
+    name: 'ecdsa-signature-unchecked',
+    description: 'Looks the ECDSA key up but never verifies the login signature.',
+    violates: ['A-LOGIN-ECDSA-SIGNATURE'],
+  },
+  {
+    name: 'ecdsa-userid-unchecked',
+    description: 'Logs the key\'s own user in whatever loginPayload.userId says, as long as the signature verifies.',
+    violates: ['A-LOGIN-ECDSA-USERID'],
+  },
+  {
+    name: 'ecdsa-expiry-unchecked',
+    description: 'Never looks at loginPayload.expirationTime: neither whether it has passed nor whether it is 5 minutes after the nonce.',
+    violates: ['A-LOGIN-ECDSA-EXPIRED', 'A-LOGIN-ECDSA-EXPIRY-WINDOW'],
+  },
+  {
+    name: 'hmac-message-reordered',
+    description: 'Builds the HMAC login message as nonce + timestamp + GET + path, so correctly signed logins are refused.',
+    violates: ['A-LOGIN-HMAC-OK'],
+  },
+  {
+    name: 'hmac-signature-unchecked',
+    description: 'Requires BX-SIGNATURE on the HMAC login but never compares it: any value passes.',
+    violates: ['A-LOGIN-HMAC-SIGNATURE'],
+  },
+  {
+    name: 'whitelist-unenforced',
+    description: 'Stores the key\'s IP whitelist but never checks a login\'s address against it.',
+    violates: ['A-LOGIN-WHITELIST'],
+  },
+
+  // Session tokens
+  {
+    name: 'token-one-hour',
+    description: 'Issues tokens that expire one hour after issue instead of 24 hours.',
+    violates: ['A-TOKEN-LIFETIME'],
+  },
+  {
+    name: 'token-signature-unchecked',
+    description: 'Decodes the bearer token without verifying its signature or expiry, and trusts its claims.',
+    violates: ['A-TOKEN-REQUIRED'],
+  },
+
+  // Scope and trading accounts
+  {
+    name: 'hmac-reaches-custody',
+    description: 'Applies no key-type scope, so sessions of HMAC keys reach the custody endpoint.',
+    violates: ['A-KEY-SCOPE-HMAC'],
+  },
+  {
+    name: 'accounts-without-ratelimit-token',
+    description: 'Lists trading accounts without their rateLimitToken (a serializer that leaves the field out).',
+    violates: ['A-ACCOUNTS-FIELDS'],
+    // The spec's TradingAccount schema requires rateLimitToken.
+    collateral: ['A-GEN-SCHEMA'],
+  },
+  {
+    name: 'ratelimit-token-refused',
+    description: 'Answers 400 to any request carrying BX-RATELIMIT-TOKEN (a header allow-list that forgot it).',
+    violates: ['A-RATELIMIT-TOKEN'],
+  },
+
+  // Orders
+  {
+    name: 'ack-without-order-id',
+    description: 'Names the id of the acknowledgement `id` instead of `orderId` (the lookup still works by that id).',
+    violates: ['A-ORDER-ACK'],
+    // The spec's OrderAcknowledgement schema requires orderId.
+    collateral: ['A-GEN-SCHEMA'],
+  },
+  {
+    name: 'lookup-without-status',
+    description: 'Leaves the status member out of the order record.',
+    violates: ['A-ORDER-STATUS'],
+    // A record without the profile's status member is not the record the spec describes.
+    collateral: ['A-GEN-SCHEMA'],
+  },
+  {
+    name: 'gtc-cancelled-without-cross',
+    description: 'Cancels a GTC order that crossed nothing instead of resting it (the remainder rule of IOC applied when there was no fill).',
+    violates: ['A-TIF-GTC'],
+  },
+  {
+    name: 'ioc-remainder-rests',
+    description: 'Rests the unfilled remainder of an IOC order on the book instead of cancelling it.',
+    violates: ['A-TIF-IOC'],
+  },
+  {
+    name: 'fok-fills-partially',
+    description: 'Fills a FOK order as far as the book allows and cancels the rest, instead of cancelling it unfilled when it cannot fill in full.',
+    violates: ['A-TIF-FOK'],
+  },
+] as const satisfies readonly Fault[];
+
+export type ExchangeSessionFault = (typeof faults)[number]['name'];

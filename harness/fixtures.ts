@@ -3,7 +3,7 @@ import type fc from 'fast-check';
 import { COUNTED_FAILURES } from './counted.ts';
 import { Client, HarnessError, TargetError } from './http/client.ts';
 import { redactExchange, type Exchange } from './http/exchange.ts';
-import { PROBE_BLOCK, freshAddress, freshName } from './identity.ts';
+import { PROBE_BLOCK, freshAddress, freshName, lease, type Lease } from './identity.ts';
 import { ENV, replayFor, replayToken } from './options.ts';
 import { loadProfile } from './profile/load.ts';
 import type { Profile } from './profile/types.ts';
@@ -11,9 +11,9 @@ import { runProperty } from './property.ts';
 import { descriptorOf, type InterfaceName } from './registry.ts';
 import { replayCommand } from './replay-command.ts';
 import type { Secrets } from './secrets.ts';
-import { loadSpec } from './spec/load.ts';
+import { specForTarget } from './spec/for-target.ts';
 import type { LoadedSpec } from './spec/types.ts';
-import { publishedTargets, secretsFor, type Target } from './targets.ts';
+import { credentialVariables, publishedTargets, secretsFor, type Target } from './targets.ts';
 import { precompile } from './validation/responses.ts';
 import { ANNOTATION, Inconclusive, NotTested, RequirementViolation, type Evidence, type PropertyFailureInfo, type Verdict } from './verdicts.ts';
 import { WriteJournal } from './writes.ts';
@@ -53,6 +53,11 @@ export interface Identity {
   address(): string;
   /** A name of this kind no other test of this run uses. */
   name(kind: string): string;
+  /**
+   * A member of a pool the profile lists (an API key), to this test alone until it ends: waits up to `waitMs` for one
+   * to come free; undefined when none did (the check is then not applicable: the pool is too small).
+   */
+  lease(kind: string, members: readonly number[], waitMs?: number): Promise<Lease | undefined>;
 }
 
 type WorkerFixtures = {
@@ -187,8 +192,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   profile: [async ({}, use) => use(loadProfile()), { scope: 'worker' }],
 
   spec: [
-    async ({ interfaceName }, use) => {
-      const spec = loadSpec(interfaceName);
+    async ({ interfaceName, profile }, use) => {
+      const spec = specForTarget(interfaceName, profile.interfaces[interfaceName]?.settings);
       precompile(spec);
       await use(spec);
     },
@@ -235,7 +240,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       return;
     }
     const entry = profile.interfaces[interfaceName];
-    const credentialEnv = (entry?.credentials ?? {}) as Record<string, string>;
+    const credentialEnv = credentialVariables(interfaceName, entry?.credentials);
     const descriptor = descriptorOf(interfaceName);
     const probe = descriptor.probe({ profile, settings: entry?.settings, secrets, credentialEnv, address: () => freshAddress(PROBE_BLOCK) });
     const client = new Client({
@@ -251,6 +256,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       onWrite: (op, ex) => writes.sent(op.key, op.write ?? 'a write', ex.label),
       health: { request: probe.request, ok: (reply) => probe.judge(reply) === undefined },
       authenticate: descriptor.authenticate,
+      settings: entry?.settings,
     });
     await use(client);
     recordGenericResponseChecks(spec, recorder, testInfo.tags);
@@ -330,10 +336,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   identity: async ({}, use, testInfo) => {
-    await use({ address: () => freshAddress(testInfo.parallelIndex), name: (kind) => freshName(kind, testInfo.parallelIndex) });
+    const leases: Lease[] = [];
+    await use({
+      address: () => freshAddress(testInfo.parallelIndex),
+      name: (kind) => freshName(kind, testInfo.parallelIndex),
+      lease: async (kind, members, waitMs = 30_000) => {
+        const l = await lease(kind, members, waitMs);
+        if (l) leases.push(l);
+        return l;
+      },
+    });
+    for (const l of leases) l.release();
   },
 
-  writes: async ({ profile, interfaceName }, use, testInfo) => {
+  // Depends on identity so that leased keys are released only after the undo steps that may need them.
+  writes: async ({ profile, interfaceName, identity: _leasesOutliveUndo }, use, testInfo) => {
     const journal = new WriteJournal(Boolean(profile.writes), interfaceName);
     await use(journal);
     await journal.undoAll();

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ENV } from './options.ts';
@@ -47,6 +48,37 @@ export function freshAddress(parallelIndex: number): string {
 export function freshName(kind: string, parallelIndex: number): string {
   const run = (process.env[ENV.runId] ?? 'norun').slice(0, 8);
   return `conformance-${kind}-${run}-${parallelIndex}-${next(kind, parallelIndex, () => 0)}`;
+}
+
+/**
+ * Identities a live target hands out and the profile lists (API keys, users): a pool the run cannot add to. A check
+ * that counts with one (nonces) needs it to itself, so it leases a member for the test: a file created exclusively
+ * marks it taken, whichever worker process asks. `lease` waits for a member to come free, up to `waitMs`, and gives
+ * undefined when none does; the lease ends with `release`, which the test's fixture calls whatever the outcome.
+ */
+export interface Lease {
+  kind: string;
+  /** The pool member's index. */
+  index: number;
+  release(): void;
+}
+
+export async function lease(kind: string, members: readonly number[], waitMs: number): Promise<Lease | undefined> {
+  const run = process.env[ENV.runId] ?? `process-${process.pid}`;
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    for (const index of members) {
+      const file = path.join(os.tmpdir(), `conformance-identities-${run}-lease-${kind}-${index}`);
+      try {
+        writeFileSync(file, String(process.pid), { flag: 'wx' });
+        return { kind, index, release: () => rmSync(file, { force: true }) };
+      } catch {
+        // taken: try the next member
+      }
+    }
+    if (Date.now() >= deadline) return undefined;
+    await sleep(Math.min(250, Math.max(1, deadline - Date.now())));
+  }
 }
 
 /** Removes this run's counters (the runner calls it when the run ends). */

@@ -30,6 +30,16 @@ export interface InterfaceDescriptor<N extends string = string, S extends TSchem
    * `authenticate: true` get the profile's credentials from it, and replays are signed afresh through it.
    */
   authenticate?: Authenticate;
+  /**
+   * Where the target serves operations whose path the document does not show: profile setting (the spec's
+   * `x-path-setting`) -> the path the harness sends, relative to the base URL.
+   */
+  paths?(settings: any): Record<string, string>;
+  /**
+   * The profile's credentials as secret name -> environment variable, where they are more than a flat map (a pool of
+   * API keys); by default the credentials object is that map.
+   */
+  credentialVariables?(credentials: any): Record<string, string>;
   /** The start-up probe and health check (see harness/probe.ts). */
   probe(ctx: ProbeContext): Probe;
   /** The profile settings a live target must state, printed by `npm run reference` for copying. */
@@ -45,6 +55,8 @@ export interface ProfileContext {
   settings: any;
   /** The entry's base URL (a live target), or undefined for the embedded reference. */
   baseUrl?: string;
+  /** The entry's credentials as the profile names them (environment-variable names, never values). */
+  credentials?: any;
   live: boolean;
 }
 

@@ -25,13 +25,20 @@ export function interfacesInScope(profile: Profile, narrowed = process.env[ENV.i
   return inProfile.filter((i) => wanted.includes(i));
 }
 
+/** An interface's credentials as secret name -> environment variable (a pool of keys is flattened by its descriptor). */
+export function credentialVariables(name: InterfaceName, credentials: unknown): Record<string, string> {
+  if (!credentials) return {};
+  const d = descriptorOf(name) as { credentialVariables?: (c: unknown) => Record<string, string> };
+  return d.credentialVariables ? d.credentialVariables(credentials) : (credentials as Record<string, string>);
+}
+
 /** Credentials a live profile names whose environment variables are not set. */
 export function missingCredentials(profile: Profile, scope: InterfaceName[]): string[] {
   const missing: string[] = [];
   for (const name of scope) {
     const entry = profile.interfaces[name] as InterfaceProfile | undefined;
     if (!entry?.baseUrl) continue;
-    for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) {
+    for (const [cred, envVar] of Object.entries(credentialVariables(name, entry.credentials))) {
       if (!process.env[envVar]) missing.push(`${name}: credential ${cred} needs environment variable ${envVar}`);
     }
   }
@@ -43,7 +50,7 @@ export function drawReferenceCredentials(profile: Profile, scope: InterfaceName[
   for (const name of scope) {
     const entry = profile.interfaces[name] as InterfaceProfile | undefined;
     if (!entry || entry.baseUrl) continue;
-    for (const envVar of Object.values(entry.credentials ?? {})) {
+    for (const envVar of Object.values(credentialVariables(name, entry.credentials))) {
       if (!process.env[envVar]) process.env[envVar] = randomBytes(18).toString('base64url');
     }
   }
@@ -53,7 +60,7 @@ export function drawReferenceCredentials(profile: Profile, scope: InterfaceName[
 export function secretsFor(profile: Profile, name: InterfaceName): Secrets {
   const secrets = new Secrets();
   const entry = profile.interfaces[name] as InterfaceProfile | undefined;
-  for (const [cred, envVar] of Object.entries(entry?.credentials ?? {})) {
+  for (const [cred, envVar] of Object.entries(credentialVariables(name, entry?.credentials))) {
     const value = process.env[envVar];
     if (value) secrets.add(cred, value);
   }
@@ -74,7 +81,7 @@ export async function startReferences(profile: Profile, scope: InterfaceName[]):
         continue;
       }
       const secrets: Record<string, string> = {};
-      for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) secrets[cred] = process.env[envVar] ?? '';
+      for (const [cred, envVar] of Object.entries(credentialVariables(name, entry.credentials))) secrets[cred] = process.env[envVar] ?? '';
       const faultHere = faults.find((f) => f.interfaceName === name)?.fault;
       const server = await descriptorOf(name).reference.start({
         settings: entry.settings,

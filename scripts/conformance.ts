@@ -17,7 +17,8 @@ import { descriptorOf, type InterfaceName } from '../harness/registry.ts';
 import { freshRunDir, linkLatest } from '../harness/reporter/run-dir.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
-import { interfacesInScope, missingCredentials, secretsFor } from '../harness/targets.ts';
+import { specForTarget } from '../harness/spec/for-target.ts';
+import { credentialVariables, interfacesInScope, missingCredentials, secretsFor } from '../harness/targets.ts';
 import { PROBE_BLOCK, freshAddress } from '../harness/identity.ts';
 
 const HELP = `npm run conformance -- [options]
@@ -214,8 +215,8 @@ async function probeLiveTargets(): Promise<void> {
     if (!entry.baseUrl) continue;
     const secrets = secretsFor(profile, name);
     const descriptor = descriptorOf(name);
-    const probe = descriptor.probe({ profile, settings: entry.settings, secrets, credentialEnv: (entry.credentials ?? {}) as Record<string, string>, address: () => freshAddress(PROBE_BLOCK) });
-    const client = new Client({ interfaceName: name, baseUrl: entry.baseUrl, spec: loadSpec(name), secrets, timeoutMs: profile.probeTimeoutMs, live: false, requestsPerSecond: 0, authenticate: descriptor.authenticate });
+    const probe = descriptor.probe({ profile, settings: entry.settings, secrets, credentialEnv: credentialVariables(name, entry.credentials), address: () => freshAddress(PROBE_BLOCK) });
+    const client = new Client({ interfaceName: name, baseUrl: entry.baseUrl, spec: specForTarget(name, entry.settings), secrets, timeoutMs: profile.probeTimeoutMs, live: false, requestsPerSecond: 0, authenticate: descriptor.authenticate, settings: entry.settings });
     let problem: string | undefined;
     try {
       problem = probe.judge(await client.send(probe.request));
@@ -236,7 +237,7 @@ function list(): void {
     const spec = loadSpec(name);
     const entry = profile.interfaces[name]!;
     console.log(`\n${name}: ${entry.baseUrl ?? 'embedded reference'}`);
-    const reasons = descriptorOf(name).notApplicable({ profile, settings: entry.settings, baseUrl: entry.baseUrl, live: Boolean(entry.baseUrl) });
+    const reasons = descriptorOf(name).notApplicable({ profile, settings: entry.settings, baseUrl: entry.baseUrl, credentials: entry.credentials, live: Boolean(entry.baseUrl) });
     for (const r of spec.requirements) {
       const ops = r.operations ?? [];
       const why =

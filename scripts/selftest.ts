@@ -212,14 +212,21 @@ if (!values['no-browser'] && sample) {
   console.log(`${browserProblem ? 'FAIL' : 'ok  '} browser check of the conformance report (${sample.run.name})${browserProblem ? `\n     ${browserProblem}` : ''}`);
 }
 
+/**
+ * Secrets no profile names, made during a run (session tokens, keys the harness created on a reference), found by their
+ * shape: a JWT, a PEM private key.
+ */
+const SECRET_SHAPES = [/eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+/, /-----BEGIN [A-Z ]*PRIVATE KEY-----/];
+
 function findSecret(dir: string, needles: string[]): string[] {
   const lower = needles.map((n) => n.toLowerCase());
   const hits: string[] = [];
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
-    const text = readFileSync(file).toString('latin1').toLowerCase();
-    if (lower.some((n) => text.includes(n))) hits.push(path.relative(ROOT, file));
+    const raw = readFileSync(file).toString('latin1');
+    const text = raw.toLowerCase();
+    if (lower.some((n) => text.includes(n)) || SECRET_SHAPES.some((re) => re.test(raw))) hits.push(path.relative(ROOT, file));
   }
   return hits;
 }

@@ -27,6 +27,10 @@ export interface RequestSpec {
    * profile's credentials. Checks that send wrong credentials on purpose set the headers themselves instead.
    */
   authenticate?: boolean;
+  /** Which of the profile's credentials the authentication step uses, where an interface has several (API keys). */
+  credential?: string;
+  /** The local address to send from (a loopback address other than 127.0.0.1, to come from outside a whitelist). */
+  from?: string;
   label?: string;
 }
 
@@ -34,7 +38,18 @@ export interface RequestSpec {
  * An interface's authentication, applied inside the client: it adds what the credentials call for and registers
  * everything it derives (a signature, a token) with `secrets` before returning, so that nothing can show it.
  */
-export type Authenticate = (request: RequestSpec, secrets: Secrets) => RequestSpec | Promise<RequestSpec>;
+export type Authenticate = (request: RequestSpec, secrets: Secrets, ctx: AuthenticationContext) => RequestSpec | Promise<RequestSpec>;
+
+/** What an authentication step may need beyond the request: where it goes, and a way to log in first. */
+export interface AuthenticationContext {
+  /** The URL path the request will be sent to, base path included: what a signature over "the path" covers. */
+  pathAsSent(path: string): string;
+  baseUrl: string;
+  /** Sends a request of the step's own (a login), captured like any other. */
+  send(request: RequestSpec): Promise<Reply>;
+  /** The interface's profile settings. */
+  settings: any;
+}
 
 /** `T`: the body the spec documents (a type from generated/); what arrived is unverified until a check looks. */
 export interface Reply<T = any> {
@@ -100,18 +115,21 @@ export interface ClientOptions {
   /** How to tell an outage from one request's trouble. */
   health?: HealthCheck;
   authenticate?: Authenticate;
+  /** The interface's profile settings, for the authentication step. */
+  settings?: unknown;
 }
 
 const silence = new Silence();
-const agents = new Map<number, Agent>();
+const agents = new Map<string, Agent>();
 const pacers = new Map<string, Pacer>();
 const MAX_RETRY_AFTER_WAIT_S = 60;
 
-function agentFor(timeoutMs: number): Agent {
-  let a = agents.get(timeoutMs);
+function agentFor(timeoutMs: number, localAddress?: string): Agent {
+  const key = `${timeoutMs} ${localAddress ?? ''}`;
+  let a = agents.get(key);
   if (!a) {
-    a = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4000 });
-    agents.set(timeoutMs, a);
+    a = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4000, ...(localAddress ? { localAddress } : {}) });
+    agents.set(key, a);
   }
   return a;
 }
@@ -174,11 +192,21 @@ export class Client {
     return this.healthy;
   }
 
+  /** What the authentication step is given; a check that logs in itself uses the same. */
+  authenticationContext(): AuthenticationContext {
+    return {
+      baseUrl: this.options.baseUrl,
+      pathAsSent: (path) => targetUrl(this.options.baseUrl, path).pathname,
+      send: (request) => this.send({ ...request, authenticate: false }),
+      settings: this.options.settings,
+    };
+  }
+
   private async once<T>(asked: RequestSpec): Promise<Reply<T>> {
     const { secrets, timeoutMs } = this.options;
     // Authenticated afresh for every sending (a signature may cover a nonce or a time); the exchange keeps the request
     // as the check built it, so that a replay goes through the same step with its own profile's credentials.
-    const spec = asked.authenticate && this.options.authenticate ? await this.options.authenticate(asked, secrets) : asked;
+    const spec = asked.authenticate && this.options.authenticate ? await this.options.authenticate(asked, secrets, this.authenticationContext()) : asked;
     let parsedUrl: URL;
     try {
       parsedUrl = targetUrl(this.options.baseUrl, spec.path);
@@ -206,7 +234,7 @@ export class Client {
       durationMs: 0,
       requestPath: pathname,
     };
-    if (spec !== asked) exchange.beforeAuthentication = { headers: Object.entries(asked.headers ?? {}).filter((h): h is [string, string] => h[1] !== undefined), body: asked.json !== undefined ? JSON.stringify(asked.json) : asked.body, json: asked.json !== undefined };
+    if (spec !== asked) exchange.beforeAuthentication = { headers: Object.entries(asked.headers ?? {}).filter((h): h is [string, string] => h[1] !== undefined), body: asked.json !== undefined ? JSON.stringify(asked.json) : asked.body, json: asked.json !== undefined, ...(asked.credential ? { credential: asked.credential } : {}) };
     const op = this.options.spec ? matchOperation(this.options.spec, spec.method, pathname).op : undefined;
     exchange.operation = op?.key;
 
@@ -226,7 +254,7 @@ export class Client {
         method: spec.method as any,
         headers,
         body,
-        dispatcher: agentFor(timeoutMs),
+        dispatcher: agentFor(timeoutMs, spec.from),
       });
       const text = await res.body.text();
       const receivedAt = performance.now();

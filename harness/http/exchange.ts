@@ -22,7 +22,7 @@ export interface Exchange {
    * The request as the check built it, before the interface's authentication step added credentials or a signature:
    * what a replay sends through the same step, signed afresh with the replaying profile's credentials.
    */
-  beforeAuthentication?: { headers: Array<[string, string]>; body?: string; json: boolean };
+  beforeAuthentication?: { headers: Array<[string, string]>; body?: string; json: boolean; credential?: string };
   /** The generic checks the response could be held to (its status is documented with a schema, a media type, headers). */
   checked?: { schema: boolean; contentType: boolean; headers: boolean };
 }
@@ -54,6 +54,7 @@ export function redactExchange(ex: Exchange, secrets: Secrets): Exchange {
       headers: ex.beforeAuthentication.headers.map(([k, v]) => [k, secrets.redactHeader(k, v)]),
       body: ex.beforeAuthentication.body === undefined ? undefined : r(ex.beforeAuthentication.body),
       json: ex.beforeAuthentication.json,
+      ...(ex.beforeAuthentication.credential ? { credential: ex.beforeAuthentication.credential } : {}),
     },
     problems: ex.problems && { schema: ex.problems.schema.map(r), contentType: ex.problems.contentType.map(r), headers: ex.problems.headers.map(r) },
   };

@@ -21,6 +21,7 @@ export function requestOf(ex: Exchange, secrets: Secrets): RequestSpec {
     headers,
     ...(pre?.json && body !== undefined ? { json: JSON.parse(body) as unknown } : { body }),
     authenticate: Boolean(pre),
+    ...(pre?.credential ? { credential: pre.credential } : {}),
     unpaced: true,
     provokesLimit: true,
     label: `resent: ${ex.label ?? ex.request.method}`,

@@ -44,6 +44,22 @@ export function buildSpec(name: string, text: string, file: string): LoadedSpec 
   };
 }
 
+/**
+ * The spec as one target serves it: where a document does not show a path, the profile says it (`x-path-setting`),
+ * and the operations are matched at the target's paths. Keys (which name the operation in reports) stay the spec's.
+ */
+export function relocated(spec: LoadedSpec, paths: Record<string, string>): LoadedSpec {
+  const moved = spec.operations.map((op) => (op.pathSetting && paths[op.pathSetting] && paths[op.pathSetting] !== op.path ? { ...op, path: paths[op.pathSetting] } : op));
+  if (moved.every((op, i) => op === spec.operations[i])) return spec;
+  const key = `${spec.name} ${JSON.stringify(paths)}`;
+  const hit = relocations.get(key);
+  if (hit) return hit;
+  const spec2 = { ...spec, operations: moved };
+  relocations.set(key, spec2);
+  return spec2;
+}
+const relocations = new Map<string, LoadedSpec>();
+
 export function requirementById(spec: LoadedSpec, id: string): Requirement | undefined {
   return spec.requirements.find((r) => r.id === id);
 }
@@ -95,6 +111,7 @@ function flattenOperations(doc: any): Operation[] {
         responses: flattenResponses(doc, op.responses ?? {}),
         wrongMethod: item['x-wrong-method'],
         validRequestOpen: op['x-valid-request-open'],
+        pathSetting: item['x-path-setting'],
         parameters: parametersOf(doc, [...(item.parameters ?? []), ...(op.parameters ?? [])]),
       });
     }

@@ -46,6 +46,8 @@ export interface Operation {
   parameters: Parameter[];
   /** x-valid-request-open: the not-shown point a refusal of a request valid by the spec could rest on. */
   validRequestOpen?: string;
+  /** x-path-setting of the path item: the profile setting that says where a target serves the operation. */
+  pathSetting?: string;
 }
 
 export interface Parameter {

@@ -67,7 +67,8 @@ export class Exchange {
         available += resting.quantity - resting.filled;
       }
       if (available < order.quantity) {
-        order.state = 'cancelled';
+        if (this.on('fok-rests')) this.rest(book, order);
+        else order.state = 'cancelled';
         return order;
       }
     }

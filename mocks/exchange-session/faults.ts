@@ -147,6 +147,31 @@ export const faults = [
     description: 'Fills a FOK order as far as the book allows and cancels the rest, instead of cancelling it unfilled when it cannot fill in full.',
     violates: ['A-TIF-FOK'],
   },
+  {
+    name: 'fok-rests',
+    description: 'Treats a FOK order that cannot fill in full like a GTC: it rests on the book instead of being cancelled.',
+    violates: ['A-TIF-FOK'],
+  },
+  {
+    name: 'ecdsa-payload-sorted',
+    description: 'Verifies the ECDSA login signature over loginPayload with its members sorted by name, not in the documented order, so correct logins are refused.',
+    violates: ['A-LOGIN-ECDSA-OK'],
+  },
+  {
+    name: 'token-not-jwt',
+    description: 'Hands out opaque random session tokens instead of JWTs (the server keeps them in a table).',
+    violates: ['A-TOKEN-JWT'],
+  },
+  {
+    name: 'custody-refuses-ecdsa',
+    description: 'Refuses every key at the custody endpoint, ECDSA keys included.',
+    violates: ['A-KEY-SCOPE-ECDSA'],
+  },
+  {
+    name: 'nonce-counter',
+    description: 'Reads "client-side incremented" as a counter: after the first, a nonce must be exactly the last accepted one plus one.',
+    violates: ['A-NONCE-ACCEPTED'],
+  },
 ] as const satisfies readonly Fault[];
 
 export type ExchangeSessionFault = (typeof faults)[number]['name'];

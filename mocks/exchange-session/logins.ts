@@ -39,7 +39,9 @@ export class Logins {
     const key = candidates[0];
 
     // What the client signed: the JSON string of loginPayload, members in the document's order, values as received.
-    const message = JSON.stringify({ userId, nonce, expirationTime, biometricsUsed, sessionKey });
+    const message = this.on('ecdsa-payload-sorted')
+      ? JSON.stringify({ biometricsUsed, expirationTime, nonce, sessionKey, userId })
+      : JSON.stringify({ userId, nonce, expirationTime, biometricsUsed, sessionKey });
     if (!this.on('ecdsa-signature-unchecked') && !ecdsaMatches(point, message, signature, this.settings.ecdsaSignature)) {
       return refuse('INVALID_SIGNATURE', 'The signature does not verify over the JSON string of loginPayload with this public key.');
     }

@@ -112,6 +112,7 @@ export class NonceLedger {
     if (this.on('nonce-lower-accepted')) fresh = !state.used.has(nonce);
     else if (this.on('nonce-only-last-remembered')) fresh = nonce !== last;
     else if (this.on('nonce-equal-accepted')) fresh = last === undefined || nonce >= last;
+    else if (this.on('nonce-counter')) fresh = last === undefined || nonce === last + 1n;
     else fresh = last === undefined || nonce > last;
     if (!fresh) return refuse('INVALID_NONCE', `BX-NONCE must be greater than the last nonce accepted for this key (${last}) and never reused.`);
 

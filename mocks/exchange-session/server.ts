@@ -56,7 +56,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   const keys = new KeyStore(settings.hmacSignature.secretEncoding, reference.whitelist);
   const logins = new Logins(keys, settings, on);
-  const tokens = new Tokens(on('token-one-hour') ? 60 * 60 : TOKEN_LIFETIME_SECONDS, on('token-signature-unchecked'));
+  const tokens = new Tokens(on('token-one-hour') ? 60 * 60 : TOKEN_LIFETIME_SECONDS, on('token-signature-unchecked'), on('token-not-jwt'));
   const nonces = new NonceLedger(new DayClock(settings.nonceTimeZone), on);
   const exchange = new Exchange(on);
 
@@ -166,6 +166,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   const custody = read((session) => {
     if (session.keyType === 'HMAC' && !on('hmac-reaches-custody')) return refuse('KEY_SCOPE', 'HMAC keys reach trading endpoints only.').reply();
+    if (on('custody-refuses-ecdsa')) return refuse('KEY_SCOPE', 'Custody endpoints are not open to API keys.').reply();
     return ok({ symbol: 'BTC', withdrawalLimit: '1.5' });
   });
 

@@ -20,9 +20,18 @@ export class Tokens {
     private readonly lifetimeSeconds: number,
     /** The 'token-signature-unchecked' fault: claims are read without verifying the signature or expiry. */
     private readonly decodeOnly: boolean,
+    /** The 'token-not-jwt' fault: opaque random tokens, looked up in a table. */
+    private readonly opaque = false,
   ) {}
 
-  issue(key: ApiKey): Promise<string> {
+  private readonly table = new Map<string, Session>();
+
+  async issue(key: ApiKey): Promise<string> {
+    if (this.opaque) {
+      const token = randomBytes(24).toString('hex');
+      this.table.set(token, { userId: key.userId, keyId: key.keyId, keyType: key.type });
+      return token;
+    }
     const iat = Math.floor(Date.now() / 1000);
     return new SignJWT({ keyId: key.keyId, keyType: key.type })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -34,6 +43,7 @@ export class Tokens {
 
   /** The session a bearer token stands for, or undefined when it is malformed, foreign or expired. */
   async verify(token: string): Promise<Session | undefined> {
+    if (this.opaque) return this.table.get(token);
     try {
       if (this.decodeOnly) {
         // The bug as it is usually written: whatever the token says is believed, missing claims defaulted.

@@ -1,0 +1,215 @@
+/**
+ * How the harness authenticates to Interface A: the two signed logins, the session token on every authenticated
+ * request, BX-NONCE on every authenticated write (and, where the profile says so, the public exchange's write
+ * signature). Keys live in the run's secrets under `<key>_publicKey`, `<key>_secret` (HMAC), `<key>_privateKey` and
+ * `<key>_metadata` (ECDSA); everything derived from them (signatures, tokens, authorizers) is registered as a secret
+ * before a request carrying it is sent.
+ */
+import { Inconclusive } from '../../harness/verdicts.ts';
+import type { AuthenticationContext, Reply, RequestSpec } from '../../harness/http/client.ts';
+import { targetUrl } from '../../harness/http/client.ts';
+import type { Secrets } from '../../harness/secrets.ts';
+import { ecdsaP256PublicKey, ecdsaP256Sign, hmacSign } from '../../harness/signing.ts';
+import type { ExchangeSessionSettings } from './settings.ts';
+
+export type KeyType = 'hmac' | 'ecdsa';
+
+export function keyType(secrets: Secrets, key: string): KeyType {
+  if (secrets.has(`${key}_secret`)) return 'hmac';
+  if (secrets.has(`${key}_privateKey`)) return 'ecdsa';
+  throw new Error(`no API key named ${key} in this run's credentials`);
+}
+
+/** Where the harness sends an operation: the profile's path, without what the base URL already carries. */
+export function pathOf(settings: ExchangeSessionSettings, which: keyof ExchangeSessionSettings['paths'], orderId?: string): string {
+  const p = settings.paths[which];
+  if (p === undefined) throw new Error(`the profile names no path for ${which}`);
+  const carried = settings.baseUrlCarries?.replace(/\/+$/, '');
+  const relative = carried && p.startsWith(`${carried}/`) ? p.slice(carried.length) : p;
+  return orderId === undefined ? relative : relative.replace('{orderId}', encodeURIComponent(orderId));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Nonces: epoch microseconds, strictly increasing per key within this process (a key is leased to one test at a time).
+
+const lastNonce = new Map<string, bigint>();
+
+export function nowMicros(): bigint {
+  return BigInt(Date.now()) * 1000n + BigInt(Math.floor((performance.now() % 1) * 1000));
+}
+
+/** The next nonce of a key: now in microseconds, or just above the last one the harness used with it. */
+export function nextNonce(key: string): bigint {
+  const last = lastNonce.get(key) ?? 0n;
+  const now = nowMicros();
+  const n = now > last ? now : last + 1n;
+  lastNonce.set(key, n);
+  return n;
+}
+
+/** A nonce a check chose itself (the nonce model's): later automatic ones go above it. */
+export function usedNonce(key: string, n: bigint): void {
+  if (n > (lastNonce.get(key) ?? 0n)) lastNonce.set(key, n);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Logins
+
+/** The userId an ECDSA key's metadata holds (base64 of JSON with a userId member). */
+export function userIdOf(metadata: string): string {
+  const text = Buffer.from(metadata, 'base64').toString('utf8');
+  try {
+    const parsed = JSON.parse(text) as { userId?: unknown };
+    if (parsed && parsed.userId !== undefined) return String(parsed.userId);
+  } catch {
+    // not JSON: look for the member in the text
+  }
+  const m = /userId"?\s*[:=]\s*"?([A-Za-z0-9_-]+)/.exec(text);
+  if (!m) throw new Inconclusive('the ECDSA key\'s metadata holds no userId once base64-decoded: check the credential');
+  return m[1];
+}
+
+export interface LoginPayload {
+  userId: string;
+  nonce: number;
+  expirationTime: number;
+  biometricsUsed: boolean;
+  sessionKey: null;
+}
+
+/** The documented key order, compact: what "the JSON string of loginPayload" is under every reading. */
+export function payloadJson(p: LoginPayload): string {
+  return JSON.stringify({ userId: p.userId, nonce: p.nonce, expirationTime: p.expirationTime, biometricsUsed: p.biometricsUsed, sessionKey: p.sessionKey });
+}
+
+export function freshPayload(userId: string, now = Math.floor(Date.now() / 1000)): LoginPayload {
+  return { userId, nonce: now, expirationTime: now + 300, biometricsUsed: false, sessionKey: null };
+}
+
+export interface EcdsaLoginOptions {
+  payload?: LoginPayload;
+  /** Sign this payload instead of the one sent (a payload changed after signing). */
+  signedPayload?: LoginPayload;
+  /** Sign with this private key instead of the key's own. */
+  signingKey?: string;
+}
+
+export function ecdsaLoginRequest(settings: ExchangeSessionSettings, secrets: Secrets, key: string, o: EcdsaLoginOptions = {}): RequestSpec {
+  const privateKey = secrets.get(`${key}_privateKey`);
+  const payload = o.payload ?? freshPayload(userIdOf(secrets.get(`${key}_metadata`)));
+  // A public key is no secret: it is sent as it is.
+  const publicKey = ecdsaP256PublicKey(privateKey, 'pem').replace(/\r\n/g, '\n');
+  const signature = ecdsaP256Sign({ privateKey: o.signingKey ?? privateKey, message: payloadJson(o.signedPayload ?? payload), prehash: 'sha256', ...settings.ecdsaSignature });
+  secrets.add(`${key}_loginSignature`, signature);
+  return { method: 'POST', path: pathOf(settings, 'ecdsaLogin'), json: { publicKey, signature, loginPayload: payload }, label: `ECDSA login with ${key}` };
+}
+
+export interface HmacLoginOptions {
+  /** Sign with this secret instead of the key's own. */
+  secret?: string;
+  /** The base URL, so that the signature covers the path as sent. */
+  baseUrl: string;
+}
+
+export function hmacLoginRequest(settings: ExchangeSessionSettings, secrets: Secrets, key: string, o: HmacLoginOptions): RequestSpec {
+  const path = pathOf(settings, 'hmacLogin');
+  const timestamp = String(Date.now());
+  const nonce = String(nextNonce(key));
+  const message = `${timestamp}${nonce}GET${targetUrl(o.baseUrl, path).pathname}`;
+  const signature = hmacSign({ secret: o.secret ?? secrets.get(`${key}_secret`), message, ...settings.hmacSignature });
+  secrets.add(`${key}_loginSignature`, signature);
+  return {
+    method: 'GET',
+    path,
+    headers: { 'BX-TIMESTAMP': timestamp, 'BX-NONCE': nonce, 'BX-PUBLIC-KEY': secrets.get(`${key}_publicKey`), 'BX-SIGNATURE': signature },
+    label: `HMAC login with ${key}`,
+  };
+}
+
+export function loginRequest(settings: ExchangeSessionSettings, secrets: Secrets, key: string, baseUrl: string): RequestSpec {
+  return keyType(secrets, key) === 'hmac' ? hmacLoginRequest(settings, secrets, key, { baseUrl }) : ecdsaLoginRequest(settings, secrets, key);
+}
+
+/** A login's answer, its token and authorizer registered as secrets of the key. */
+export function sessionOf(reply: Reply, secrets: Secrets, key: string): { token: string; authorizer: string } | undefined {
+  const body = reply.json as { token?: unknown; authorizer?: unknown } | undefined;
+  if (reply.status !== 200 || typeof body?.token !== 'string' || !body.token) return undefined;
+  secrets.add(`${key}_token`, body.token);
+  if (typeof body.authorizer === 'string') secrets.add(`${key}_authorizer`, body.authorizer);
+  return { token: body.token, authorizer: typeof body.authorizer === 'string' ? body.authorizer : '' };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The authentication step (the descriptor's): token, nonce, write signature
+
+const sessions = new Map<string, { token: string; authorizer: string; at: number }>();
+/** Logged in again well before the documented 24 hours run out. */
+const SESSION_REUSE_MS = 60 * 60 * 1000;
+
+/** A session token for a key: logged in once per process and key, again after an hour. */
+export async function sessionFor(secrets: Secrets, key: string, ctx: AuthenticationContext): Promise<{ token: string; authorizer: string }> {
+  const cacheKey = `${ctx.baseUrl} ${key}`;
+  const hit = sessions.get(cacheKey);
+  if (hit && Date.now() - hit.at < SESSION_REUSE_MS) {
+    secrets.add(`${key}_token`, hit.token);
+    secrets.add(`${key}_authorizer`, hit.authorizer);
+    return hit;
+  }
+  const settings = ctx.settings as ExchangeSessionSettings;
+  const reply = await ctx.send(loginRequest(settings, secrets, key, ctx.baseUrl));
+  const session = sessionOf(reply, secrets, key);
+  if (!session) {
+    throw new Inconclusive(`could not log in with ${key} (${keyType(secrets, key).toUpperCase()}): answered ${reply.status}; the checks that need a session cannot judge (the login checks say whether the target is at fault)`);
+  }
+  sessions.set(cacheKey, { ...session, at: Date.now() });
+  return session;
+}
+
+/** Forgets a key's session (its token was refused, or a check wants a fresh login). */
+export function forgetSession(key: string): void {
+  for (const k of sessions.keys()) if (k.split(' ')[1] === key) sessions.delete(k);
+}
+
+const WRITE_OPERATIONS = ['orders', 'command'] as const;
+
+/**
+ * The descriptor's authentication step. `request.credential` names the key; headers a check gives itself win (a
+ * header given as undefined is left out, which is how a check sends a write without BX-NONCE).
+ */
+export async function authenticate(request: RequestSpec, secrets: Secrets, ctx: AuthenticationContext): Promise<RequestSpec> {
+  const settings = ctx.settings as ExchangeSessionSettings;
+  const key = request.credential;
+  if (!key) throw new Error('harness: an exchange-session request sent with authenticate: true names no key (credential)');
+  const given = request.headers ?? {};
+  const has = (name: string) => Object.keys(given).some((h) => h.toLowerCase() === name.toLowerCase());
+  const headers: Record<string, string | undefined> = {};
+  if (!has('Authorization')) headers.Authorization = `Bearer ${(await sessionFor(secrets, key, ctx)).token}`;
+  const path = request.path.split('?')[0];
+  const isWrite = request.method === 'POST' && WRITE_OPERATIONS.some((w) => settings.paths[w] !== undefined && pathOf(settings, w) === path);
+  if (isWrite) {
+    const nonce = has('BX-NONCE') ? Object.entries(given).find(([h]) => h.toLowerCase() === 'bx-nonce')?.[1] : String(nextNonce(key));
+    if (!has('BX-NONCE')) headers['BX-NONCE'] = nonce;
+    if (settings.signedWrites && nonce !== undefined) {
+      const timestamp = String(Date.now());
+      const body = request.json !== undefined ? JSON.stringify(request.json) : (request.body ?? '');
+      const message = `${timestamp}${nonce}${request.method}${ctx.pathAsSent(request.path)}${body}`;
+      const signature = signWith(settings, secrets, key, message);
+      secrets.add(`${key}_writeSignature`, signature);
+      headers['BX-TIMESTAMP'] = timestamp;
+      headers['BX-SIGNATURE'] = signature;
+    }
+  }
+  return { ...request, headers: { ...headers, ...given } };
+}
+
+function signWith(settings: ExchangeSessionSettings, secrets: Secrets, key: string, message: string): string {
+  if (keyType(secrets, key) === 'hmac') return hmacSign({ secret: secrets.get(`${key}_secret`), message, ...settings.hmacSignature });
+  return ecdsaP256Sign({ privateKey: secrets.get(`${key}_privateKey`), message, prehash: 'sha256', ...settings.ecdsaSignature });
+}
+
+/** Sends a login request; whatever token and authorizer come back are secrets before anything can show them. */
+export async function sendLogin(api: { send(r: RequestSpec): Promise<Reply> }, secrets: Secrets, key: string, request: RequestSpec): Promise<Reply> {
+  const r = await api.send(request);
+  sessionOf(r, secrets, key);
+  return r;
+}

@@ -1,0 +1,59 @@
+import { expectedMs } from '../../harness/budget.ts';
+import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
+import { notTheApi } from '../../harness/probe.ts';
+import { faults } from '../../mocks/exchange-session/faults.ts';
+import { start } from '../../mocks/exchange-session/server.ts';
+import { authenticate, pathOf } from './auth.ts';
+import { poolKeyName, poolVariables } from './keys.ts';
+import { exchangeScope } from './scope.ts';
+import { ExchangeSessionEntry, type ExchangeSessionSettings, type PoolKeyEntry } from './settings.ts';
+
+const SPEC_PATHS = ['ecdsaLogin', 'hmacLogin', 'tradingAccounts', 'nonce', 'orders', 'order'] as const;
+
+// Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
+export const exchangeSession: InterfaceDescriptor<'exchange-session', typeof ExchangeSessionEntry> = defineInterface({
+  name: 'exchange-session',
+  title: 'Interface A of 000_474e08d6792acf13.txt, exchange sessions: signed logins, trading accounts, the nonce range and limit orders (/trading-api)',
+  reference: { start, faults },
+  profileSchema: ExchangeSessionEntry,
+  authenticate,
+  paths: (settings: ExchangeSessionSettings) => Object.fromEntries(SPEC_PATHS.map((p) => [p, pathOf(settings, p)])),
+  credentialVariables: (credentials: { keys?: PoolKeyEntry[] }) => poolVariables(credentials.keys ?? []),
+  // Live: the nonce range with the pool's first key proves the base URL, the login and the credential at once.
+  // Reference (no pool): the nonce range without a token must be refused in the API's own way (JSON, not a page).
+  probe: ({ settings, credentialEnv }) => {
+    const s = settings as ExchangeSessionSettings;
+    const key = poolKeyName(0);
+    const live = credentialEnv[`${key}_secret`] !== undefined || credentialEnv[`${key}_privateKey`] !== undefined;
+    const what = `GET ${pathOf(s, 'nonce')}${live ? ` with a session of ${key}` : ' without a token'}`;
+    return {
+      request: { method: 'GET', path: pathOf(s, 'nonce'), ...(live ? { authenticate: true, credential: key } : {}), label: 'probe' },
+      judge: (reply) => {
+        if (live && (reply.status === 401 || reply.status === 403)) return `${what} was answered ${reply.status}: the target refused the session of the pool's first key; check its variables`;
+        return notTheApi(reply, what);
+      },
+    };
+  },
+  settingsHelp: [
+    'exchange-session:',
+    '  credentials:',
+    '    keys:                                  # API keys the checks lease (one per check that counts nonces)',
+    '      - { type: hmac, publicKey: EX_HMAC_KEY_1, secret: EX_HMAC_SECRET_1 }',
+    '      - { type: ecdsa, privateKey: EX_ECDSA_PRIVATE_KEY_1, metadata: EX_ECDSA_METADATA_1 }',
+    '      - { type: hmac, publicKey: EX_HMAC_KEY_2, secret: EX_HMAC_SECRET_2, whitelistExcludesHarness: true }',
+    '  settings:',
+    '    baseUrlCarries: /trading-api           # the sandbox address already ends with /trading-api',
+    '    paths: { command: /trading-api/v2/command, custody: /trading-api/v1/wallets/limits/BTC }',
+    '    hmacSignature: { hash: sha256, encoding: hex, secretEncoding: utf8 }',
+    '    ecdsaSignature: { format: der, encoding: base64 }',
+    '    signedWrites: true                     # the public exchange signs every write (BX-TIMESTAMP, BX-SIGNATURE)',
+    '    nonceTimeZone: UTC',
+    '    order: { symbol: BTCUSDC, farPrices: { buy: "1", sell: "10000000" }, quantityStep: "0.001" }',
+  ].join('\n'),
+  notApplicable: ({ profile, settings, baseUrl, credentials }) => {
+    const scope = exchangeScope(settings as ExchangeSessionSettings, { writes: profile.writes, live: Boolean(baseUrl), pool: (credentials as { keys?: PoolKeyEntry[] } | undefined)?.keys ?? [] });
+    return { operations: scope.operations, requirements: scope.requirements };
+  },
+  // The two properties (nonces, time in force) at their default cases, the logins and the reads.
+  plannedMs: ({ profile, depth, live, workers }) => expectedMs({ requests: depth * (100 * 9 + 100 * 14) + 300 }, profile, live, workers),
+});

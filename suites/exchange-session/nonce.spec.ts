@@ -1,0 +1,130 @@
+import fc from 'fast-check';
+import { fitTimeout } from '../../harness/budget.ts';
+import { depthFactor } from '../../harness/options.ts';
+import { commandProperty, type Step } from '../../harness/stateful.ts';
+import type { Reply } from '../../harness/http/client.ts';
+import { nextNonce, nowMicros, usedNonce } from './auth.ts';
+import { test, reqTags, deviation, Inconclusive, NotTested, RequirementViolation, type Exchange, type OrderSpec } from './exchange.ts';
+import { dayOf, nearMidnight, NonceModel } from './model.ts';
+
+const RULES = ['A-NONCE-IN-RANGE', 'A-NONCE-GREATER', 'A-NONCE-REUSE', 'A-NONCE-ACCEPTED', 'A-NONCE-REFUSAL-NO-EFFECT'];
+const NONCE_CASES = 100;
+
+/** An order a conforming target accepts and that can never rest: an IOC priced far from the market. */
+function harmlessOrder(ex: Exchange, account: string): OrderSpec {
+  return { account, side: 'buy', price: ex.settings.order.farPrices.buy, quantity: ex.settings.order.quantityStep, tif: 'IOC' };
+}
+
+/** Accepted means HTTP 200 (success is 200); a 429 is the environment's trouble, not an answer about the nonce. */
+function accepted(r: Reply): boolean {
+  if (r.status === 429) throw new Inconclusive('the target rate-limited the nonce checks (429): their answers say nothing about nonces');
+  return r.status === 200;
+}
+
+test.describe('nonce rules on authenticated writes', () => {
+  test('a write without BX-NONCE is refused', { tag: reqTags('A-NONCE-REQUIRED') }, async ({ exchange: ex, verify, notApplicable }) => {
+    if (!ex.scope.orders) return notApplicable('A-NONCE-REQUIRED', ex.scope.requirements['A-NONCE-REQUIRED']);
+    const key = await ex.sessionKey();
+    const [account] = await ex.accounts(key);
+    await verify('A-NONCE-REQUIRED', async () => {
+      const control = await ex.order(key, harmlessOrder(ex, account.id), { label: 'the same order with a nonce (control)' });
+      if (!accepted(control)) throw new NotTested(`the order with a valid nonce was refused too (${control.status}): a refusal without one proves nothing`);
+      const r = await ex.order(key, harmlessOrder(ex, account.id), { nonce: null, label: 'order without BX-NONCE' });
+      if (accepted(r)) throw deviation(`an order without BX-NONCE was accepted (${r.status})`, 'a refusal');
+    });
+  });
+
+  test('nonce sequences, model-based property: in range, strictly greater, never reused', { tag: reqTags(...RULES) }, async ({ exchange: ex, property, notApplicable, profile, target }, testInfo) => {
+    if (!ex.scope.orders) {
+      for (const id of RULES) notApplicable(id, ex.scope.requirements[id]);
+      return;
+    }
+    fitTimeout(testInfo, { requests: NONCE_CASES * depthFactor() * 12 * 2 }, profile, !target.reference);
+    // Live: one leased key for every case (the model starts above everything the key ever sent). Reference: a fresh
+    // key per case, so that a deviation in one case cannot spill into the next.
+    const shared = ex.live ? await ex.sessionKey() : undefined;
+    const steps = nonceSteps();
+    await property(
+      commandProperty<NonceModel, Real>({
+        id: 'exchange-session-nonces',
+        requirements: RULES,
+        runs: NONCE_CASES,
+        steps,
+        maxSteps: 8,
+        setup: async () => {
+          const now = new Date();
+          if (nearMidnight(now, ex.settings.nonceTimeZone)) throw new Inconclusive('too close to midnight in the profile\'s time zone to know which day the target counts in');
+          const day = dayOf(now, ex.settings.nonceTimeZone);
+          const key = shared ?? (await ex.sessionKey());
+          const [account] = await ex.accounts(key);
+          const base = shared ? nextNonce(key) : nowMicros();
+          return { model: new NonceModel(day.start, day.end - 1n), real: { ex, key, account: account.id, base } };
+        },
+      }),
+    );
+  });
+
+  test('the same nonce sent on several connections at once is accepted at most once', { tag: reqTags('A-NONCE-CONCURRENT') }, async ({ exchange: ex, verify, notApplicable }) => {
+    if (!ex.scope.orders) return notApplicable('A-NONCE-CONCURRENT', ex.scope.requirements['A-NONCE-CONCURRENT']);
+    const key = await ex.sessionKey();
+    const [account] = await ex.accounts(key);
+    await verify('A-NONCE-CONCURRENT', async () => {
+      let once = 0;
+      for (let round = 0; round < 4; round++) {
+        const n = nextNonce(key);
+        const replies = await Promise.all([0, 1, 2, 3].map((i) => ex.order(key, harmlessOrder(ex, account.id), { nonce: n, label: `nonce ${n}, connection ${i + 1} of 4` })));
+        const ok = replies.filter(accepted).length;
+        if (ok > 1) throw new RequirementViolation('A-NONCE-CONCURRENT', `nonce ${n}, sent on 4 connections at once, was accepted ${ok} times`, 'at most once', replies.map((r) => r.exchange));
+        if (ok === 1) once++;
+      }
+      if (once === 0) throw new NotTested('none of the concurrent orders was accepted, so the rule had nothing to hold against');
+    });
+  });
+});
+
+interface Real {
+  ex: Exchange;
+  key: string;
+  account: string;
+  /** Nonces of this case start above this. */
+  base: bigint;
+}
+
+type NonceStep = Step<NonceModel, Real>;
+
+/** The steps of a nonce sequence: which nonce each sends, from the model's state. */
+function nonceSteps(): Array<fc.Arbitrary<NonceStep>> {
+  const fresh = (m: NonceModel, r: Real, k: number) => (m.highestInRange() ?? r.base) + BigInt(k);
+  const step = (describe: string, testing: string[], applies: (m: NonceModel) => boolean, nonce: (m: NonceModel, r: Real) => bigint, brokenBody = false): NonceStep => ({
+    describe: () => describe,
+    testing,
+    applies,
+    run: async (m, r, saw) => {
+      const n = nonce(m, r);
+      // The key's clock goes on above what this case used in range (out-of-range ones are refused and left behind).
+      if (n >= m.lower && n <= m.upper) usedNonce(r.key, n);
+      const verdict = m.judge(n);
+      const reply = await r.ex.order(r.key, harmlessOrder(r.ex, r.account), { nonce: n, ...(brokenBody ? { body: '{"broken"' } : {}), label: `${describe}: nonce ${n}` });
+      const ok = accepted(reply);
+      m.record(n, ok, brokenBody);
+      if (verdict.expect === 'refused') {
+        if (ok) throw new RequirementViolation(verdict.requirement, `nonce ${n} was accepted (${reply.status}): ${verdict.why}`, 'a refusal', [reply.exchange]);
+        saw(verdict.requirement);
+      } else if (verdict.expect === 'accepted' && !brokenBody) {
+        if (!ok) throw new RequirementViolation(verdict.requirement, `a valid order with nonce ${n} was refused (${reply.status} ${reply.text.slice(0, 200)}): ${verdict.why}`, 'HTTP 200', [reply.exchange]);
+        saw(verdict.requirement);
+      }
+    },
+  });
+  const k = fc.integer({ min: 1, max: 1000 });
+  const anyAccepted = (m: NonceModel) => m.last !== undefined;
+  return [
+    k.map((d) => step(`a fresh nonce (+${d})`, ['A-NONCE-ACCEPTED', 'A-NONCE-REFUSAL-NO-EFFECT'], () => true, (m, r) => fresh(m, r, d))),
+    fc.constant(step('the last accepted nonce again', ['A-NONCE-REUSE'], anyAccepted, (m) => m.last!)),
+    fc.nat().map((i) => step(`an earlier accepted nonce (#${i})`, ['A-NONCE-REUSE'], (m) => m.accepted.size >= 2, (m) => [...m.accepted][i % m.accepted.size])),
+    k.map((d) => step(`${d} below the last accepted nonce`, ['A-NONCE-GREATER', 'A-NONCE-REUSE'], anyAccepted, (m) => m.last! - BigInt(d))),
+    k.map((d) => step(`${d} below lowerBound`, ['A-NONCE-IN-RANGE'], () => true, (m) => m.lower - BigInt(d))),
+    k.map((d) => step(`${d} above upperBound`, ['A-NONCE-IN-RANGE'], () => true, (m) => m.upper + BigInt(d))),
+    k.map((d) => step(`a fresh nonce (+${d}) on a body that is not JSON`, RULES, () => true, (m, r) => fresh(m, r, d), true)),
+  ];
+}

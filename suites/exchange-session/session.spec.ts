@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
+import type { Reply } from '../../harness/http/client.ts';
+import { pathOf, sessionFor } from './auth.ts';
+import { test, reqTags, deviation, NotTested, RequirementViolation } from './exchange.ts';
+import { dayOf, nearMidnight, rangeIsDay } from './model.ts';
+
+test.describe('sessions, trading accounts and the nonce range', () => {
+  test('an authenticated request needs the login\'s token: none, a non-JWT and a foreign JWT are refused', { tag: reqTags('A-TOKEN-REQUIRED') }, async ({ exchange: ex, api, secrets, verify }) => {
+    const key = await ex.sessionKey();
+    const { token } = await sessionFor(secrets, key, api.authenticationContext());
+    const accounts = pathOf(ex.settings, 'tradingAccounts');
+    await verify('A-TOKEN-REQUIRED', async () => {
+      const control = await api.send({ method: 'GET', path: accounts, headers: { Authorization: `Bearer ${token}` }, label: "trading accounts with the login's token (control)" });
+      if (control.status !== 200) throw new NotTested(`the request with the login's own token was answered ${control.status}: a refusal of the others proves nothing`);
+      const foreign = await foreignToken(token);
+      secrets.add(`${key}_foreignToken`, foreign);
+      const tries: Array<[string, Record<string, string | undefined>]> = [
+        ['no Authorization header', { Authorization: undefined }],
+        ['a token that is not a JWT', { Authorization: 'Bearer not-a-jwt' }],
+        ['a JWT with the same claims signed with a key the target never had', { Authorization: `Bearer ${foreign}` }],
+      ];
+      for (const [what, headers] of tries) {
+        const r = await api.send({ method: 'GET', path: accounts, headers, label: `trading accounts with ${what}` });
+        if (r.status === 200) throw new RequirementViolation('A-TOKEN-REQUIRED', `trading accounts with ${what} were answered 200`, 'a refusal', [r.exchange]);
+      }
+    });
+  });
+
+  test('trading accounts carry tradingAccountId and rateLimitToken; presenting that token breaks nothing', { tag: reqTags('A-ACCOUNTS-FIELDS', 'A-RATELIMIT-TOKEN') }, async ({ exchange: ex, verify }) => {
+    const key = await ex.sessionKey();
+    let tokenToPresent: string | undefined;
+    await verify('A-ACCOUNTS-FIELDS', async () => {
+      const r = await ex.read(key, 'tradingAccounts');
+      if (r.status !== 200 || !Array.isArray(r.json)) throw deviation(`the trading accounts were answered ${r.status} ${r.text.slice(0, 200)}`, '200 with an array of trading accounts');
+      const list = r.json as Array<Record<string, unknown> | null>;
+      if (list.length === 0) throw new NotTested('the key\'s user has no trading account to look at');
+      const bad = list.filter((a) => !a || a.tradingAccountId === undefined || a.rateLimitToken === undefined);
+      if (bad.length) throw deviation(`${bad.length} of ${list.length} trading accounts lack tradingAccountId or rateLimitToken: ${JSON.stringify(bad[0]).slice(0, 200)}`, 'both members on every element');
+      tokenToPresent = String(list[0]!.rateLimitToken);
+    });
+    await verify('A-RATELIMIT-TOKEN', async () => {
+      if (!tokenToPresent) throw new NotTested('no trading account gave a rateLimitToken to present');
+      for (const which of ['tradingAccounts', 'nonce'] as const) {
+        const without = await ex.read(key, which);
+        if (without.status !== 200) continue;
+        const withToken = await ex.read(key, which, { headers: { 'BX-RATELIMIT-TOKEN': tokenToPresent }, label: `${which} presenting a rateLimitToken` });
+        if (withToken.status !== 200) throw new RequirementViolation('A-RATELIMIT-TOKEN', `${which} presenting BX-RATELIMIT-TOKEN was answered ${withToken.status} (200 without it)`, '200, as without it', [without.exchange, withToken.exchange]);
+      }
+    });
+  });
+
+  test('the nonce range is the current day in epoch microseconds', { tag: reqTags('A-NONCE-RANGE-DAY') }, async ({ exchange: ex, verify }) => {
+    const key = await ex.sessionKey();
+    await verify('A-NONCE-RANGE-DAY', async () => {
+      const zone = ex.settings.nonceTimeZone;
+      const asked = new Date();
+      const r = await ex.read(key, 'nonce');
+      if (nearMidnight(asked, zone) || nearMidnight(new Date(), zone)) throw new NotTested(`asked within a minute of midnight (${zone}): the target may count either day`);
+      const body = r.json as { lowerBound?: unknown; upperBound?: unknown } | undefined;
+      const lower = micros(body?.lowerBound);
+      const upper = micros(body?.upperBound);
+      const day = dayOf(asked, zone);
+      if (r.status !== 200 || lower === undefined || upper === undefined || !rangeIsDay(lower, upper, day)) {
+        throw new RequirementViolation('A-NONCE-RANGE-DAY', `the nonce range was answered ${r.status} ${r.text.slice(0, 200)}`, `200 with lowerBound ${day.start} and upperBound ${day.end - 1n} or ${day.end} (the day in ${zone}, epoch microseconds)`, [r.exchange]);
+      }
+    });
+  });
+
+  test('ECDSA keys reach custody and trading endpoints; HMAC keys trading endpoints only', { tag: reqTags('A-KEY-SCOPE-HMAC', 'A-KEY-SCOPE-ECDSA') }, async ({ exchange: ex, api, secrets, verify, notApplicable }) => {
+    for (const id of ['A-KEY-SCOPE-HMAC', 'A-KEY-SCOPE-ECDSA']) if (ex.scope.requirements[id]) notApplicable(id, ex.scope.requirements[id]);
+    if (ex.settings.paths.custody === undefined) return;
+    const sessionOfType = async (type: 'hmac' | 'ecdsa') => {
+      const key = await ex.key(type);
+      if (!key) return undefined;
+      await sessionFor(secrets, key, api.authenticationContext());
+      return key;
+    };
+    if (!ex.scope.requirements['A-KEY-SCOPE-ECDSA']) {
+      await verify('A-KEY-SCOPE-ECDSA', async () => {
+        const key = await sessionOfType('ecdsa');
+        if (!key) throw new NotTested('no ECDSA key of the pool came free');
+        const custody = await ex.read(key, 'custody');
+        const trading = await ex.read(key, 'tradingAccounts');
+        const refused = [custody, trading].filter((r) => r.status !== 200);
+        if (refused.length) throw new RequirementViolation('A-KEY-SCOPE-ECDSA', `an ECDSA session was answered ${refused.map(statusLine).join(' and ')}`, '200 on the custody and the trading endpoint', refused.map((r) => r.exchange));
+      });
+    }
+    if (!ex.scope.requirements['A-KEY-SCOPE-HMAC']) {
+      await verify('A-KEY-SCOPE-HMAC', async () => {
+        const key = await sessionOfType('hmac');
+        if (!key) throw new NotTested('no HMAC key of the pool came free');
+        const trading = await ex.read(key, 'tradingAccounts');
+        if (trading.status !== 200) throw new NotTested(`the HMAC session was refused at the trading endpoint too (${trading.status}): a refusal at custody proves nothing`);
+        const custody = await ex.read(key, 'custody');
+        if (custody.status === 200) throw new RequirementViolation('A-KEY-SCOPE-HMAC', `an HMAC session reached the custody endpoint ${ex.settings.paths.custody} (200)`, 'a refusal', [custody.exchange]);
+      });
+    }
+  });
+});
+
+const statusLine = (r: Reply) => `${r.exchange.request.method} ${r.exchange.requestPath}: ${r.status}`;
+
+/** Epoch microseconds as a JSON number or a string of digits (the type is not shown). */
+function micros(v: unknown): bigint | undefined {
+  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
+  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
+  return undefined;
+}
+
+/** A JWT with the real token's header and claims, signed with a key the target never had. */
+async function foreignToken(real: string): Promise<string> {
+  let claims: Record<string, unknown> = { sub: 'conformance-foreign' };
+  let alg = 'HS256';
+  try {
+    claims = decodeJwt(real) as Record<string, unknown>;
+    alg = decodeProtectedHeader(real).alg ?? alg;
+  } catch {
+    // not a JWT: the same made-up claims then
+  }
+  // An HMAC algorithm keeps it simple whatever the target uses; the header names it honestly.
+  return new SignJWT(claims).setProtectedHeader({ alg: alg.startsWith('HS') ? alg : 'HS256', typ: 'JWT' }).sign(randomBytes(32));
+}

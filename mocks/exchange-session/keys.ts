@@ -135,7 +135,7 @@ export class KeyStore {
       tradingAccountId: digits(18),
       rateLimitToken: randomBytes(16).toString('hex'),
       isPrimaryAccount: primary,
-      tradingAccountName: primary ? 'Primary account' : 'Second account',
+      tradingAccountName: primary ? 'Primary Account' : 'Second Account',
     });
     const user: User = { userId, authorizer: randomBytes(16).toString('hex'), accounts: [account(true), account(false)] };
     this.users.set(userId, user);

@@ -2,6 +2,7 @@
 // submission with its time in force, the order lookup, cancellation and custody. Written from the document alone
 // (where it says "not shown", the public exchange it follows); it never imports the suite's model, only the type of
 // its profile settings.
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import Router from 'find-my-way';
 import type { ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
@@ -30,6 +31,8 @@ export interface ExchangeReferenceOptions {
   whitelist?: string[];
   /** Refuse authenticated writes that do not carry BX-TIMESTAMP and a BX-SIGNATURE made with the session's key. */
   requireSignedWrites?: boolean;
+  /** Answer every write 500: a run against a profile that forbids writes passes only if it sends none. */
+  writeTripwire?: boolean;
 }
 
 export interface StartOptions {
@@ -113,6 +116,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const write =
     (handle: (session: Session, body: unknown) => Reply): Handler =>
     async (req) => {
+      if (reference.writeTripwire) return refuse('INTERNAL_ERROR', 'write tripwire: this reference was started for a run that must send no writes').reply();
       const raw = await readBody(req);
       if (raw === undefined) return refuse('PAYLOAD_TOO_LARGE', 'The body exceeds 1 MiB.').reply();
       const session = await authenticate(req);
@@ -133,14 +137,15 @@ export async function start(options: StartOptions): Promise<RunningServer> {
       return body instanceof Refusal ? body.reply() : handle(session, body);
     };
 
-  /** The public exchange's signed writes: timestamp + nonce + method + path + body, signed with the session's key. */
+  /** The public exchange's signed writes: timestamp + nonce + method + path + body (or its hex SHA-256), signed with the session's key. */
   function writeSignatureRefusal(req: http.IncomingMessage, session: Session, nonce: string, raw: string): Refusal | undefined {
     const timestamp = header(req, 'bx-timestamp');
     const signature = header(req, 'bx-signature');
     if (timestamp === undefined || signature === undefined) return refuse('UNAUTHORIZED', 'Writes must carry BX-TIMESTAMP and BX-SIGNATURE.');
     const key = keys.keyById(session.keyId);
     if (!key) return refuse('UNAUTHORIZED', 'The session\'s key is unknown.');
-    const message = `${timestamp}${nonce}${req.method}${pathOf(req)}${raw}`;
+    const plain = `${timestamp}${nonce}${req.method}${pathOf(req)}${raw}`;
+    const message = settings.writeSignatureInput === 'sha256-hex' ? createHash('sha256').update(plain).digest('hex') : plain;
     const valid =
       key.type === 'HMAC'
         ? hmacMatches(key.secretKey!, message, signature, settings.hmacSignature)

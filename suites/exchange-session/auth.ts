@@ -9,6 +9,8 @@ import { Inconclusive } from '../../harness/verdicts.ts';
 import type { AuthenticationContext, Reply, RequestSpec } from '../../harness/http/client.ts';
 import { targetUrl } from '../../harness/http/client.ts';
 import type { Secrets } from '../../harness/secrets.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { ecdsaP256PublicKey, ecdsaP256Sign, hmacSign } from '../../harness/signing.ts';
 import type { ExchangeSessionSettings } from './settings.ts';
 
@@ -193,7 +195,7 @@ export async function authenticate(request: RequestSpec, secrets: Secrets, ctx: 
       const timestamp = String(Date.now());
       const body = request.json !== undefined ? JSON.stringify(request.json) : (request.body ?? '');
       const message = `${timestamp}${nonce}${request.method}${ctx.pathAsSent(request.path)}${body}`;
-      const signature = signWith(settings, secrets, key, message);
+      const signature = signWith(settings, secrets, key, settings.writeSignatureInput === 'sha256-hex' ? bytesToHex(sha256(utf8ToBytes(message))) : message);
       secrets.add(`${key}_writeSignature`, signature);
       headers['BX-TIMESTAMP'] = timestamp;
       headers['BX-SIGNATURE'] = signature;

@@ -131,6 +131,8 @@ export const ExchangeSessionEntry = profileEntry({
       whitelist: Type.Optional(Type.Array(Type.String(), { minItems: 1 })),
       /** The reference refuses authenticated writes without BX-TIMESTAMP and BX-SIGNATURE (pair with settings.signedWrites). */
       requireSignedWrites: Type.Optional(Type.Boolean()),
+      /** The reference answers every write 500: a read-only run passes only if it sends none. */
+      writeTripwire: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
   ),
@@ -151,6 +153,11 @@ export const ExchangeSessionEntry = profileEntry({
        * nonce + method + path + compact body with the session's key). The document does not say so.
        */
       signedWrites: Type.Boolean({ default: false }),
+      /**
+       * What a write signature signs: the hex SHA-256 digest of that message (what ccxt's client of the public exchange
+       * does), or the message itself.
+       */
+      writeSignatureInput: Type.Union([Type.Literal('sha256-hex'), Type.Literal('message')], { default: 'sha256-hex' }),
       /** The time zone of "the current day" of the nonce range (an IANA name). */
       nonceTimeZone: Type.String({ default: 'UTC' }),
       order: OrderSettings,

@@ -4,6 +4,7 @@
 export interface Reply {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
 }
 
 export interface ErrorBody {

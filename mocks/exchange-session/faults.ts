@@ -107,9 +107,8 @@ export const faults = [
   {
     name: 'accounts-without-ratelimit-token',
     description: 'Lists trading accounts without their rateLimitToken (a serializer that leaves the field out).',
-    violates: ['A-ACCOUNTS-FIELDS'],
-    // The spec's TradingAccount schema requires rateLimitToken.
-    collateral: ['A-GEN-SCHEMA'],
+    // The spec's TradingAccount schema requires rateLimitToken: the same evidence breaks the schema check.
+    violates: ['A-ACCOUNTS-FIELDS', 'A-GEN-SCHEMA'],
   },
   {
     name: 'ratelimit-token-refused',
@@ -171,6 +170,13 @@ export const faults = [
     name: 'nonce-counter',
     description: 'Reads "client-side incremented" as a counter: after the first, a nonce must be exactly the last accepted one plus one.',
     violates: ['A-NONCE-ACCEPTED'],
+    // A valid nonce after one refused as out of range is refused by the same counter: the evidence fits both.
+    collateral: ['A-NONCE-REFUSAL-NO-EFFECT'],
+  },
+  {
+    name: 'accounts-as-text',
+    description: 'Sends the trading-account list as text/plain (a handler that writes the JSON string itself).',
+    violates: ['A-GEN-CONTENT-TYPE'],
   },
 ] as const satisfies readonly Fault[];
 

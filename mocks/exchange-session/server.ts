@@ -157,7 +157,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   const tradingAccounts = read((session) => {
     const accounts = keys.user(session.userId)?.accounts ?? [];
-    return ok(on('accounts-without-ratelimit-token') ? accounts.map(({ rateLimitToken: _, ...rest }) => rest) : accounts);
+    const listed = ok(on('accounts-without-ratelimit-token') ? accounts.map(({ rateLimitToken: _, ...rest }) => rest) : accounts);
+    return on('accounts-as-text') ? { ...listed, headers: { 'content-type': 'text/plain; charset=utf-8' } } : listed;
   });
 
   const nonceRange = read(() => ok(nonces.reported(Date.now())));
@@ -306,7 +307,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     taken.set(slot, path);
     router.on(method, pattern, (req, res, params) => {
       handler(req, params).then(
-        ({ status, body }) => sendJson(res, status, body),
+        ({ status, body, headers }) => sendJson(res, status, body, headers),
         () => {
           if (res.headersSent) return res.destroy();
           const { status, body } = refuse('INTERNAL_ERROR', 'Unexpected error.').reply();

@@ -27,7 +27,8 @@ test.describe('sessions, trading accounts and the nonce range', () => {
     });
   });
 
-  test('trading accounts carry tradingAccountId and rateLimitToken; presenting that token breaks nothing', { tag: reqTags('A-ACCOUNTS-FIELDS', 'A-RATELIMIT-TOKEN') }, async ({ exchange: ex, verify }) => {
+  // Every response is validated against the spec as it arrives; this test also answers for that (GEN-SCHEMA, GEN-CONTENT-TYPE).
+  test('trading accounts carry tradingAccountId and rateLimitToken; presenting that token breaks nothing', { tag: reqTags('A-ACCOUNTS-FIELDS', 'A-RATELIMIT-TOKEN', 'A-GEN-SCHEMA', 'A-GEN-CONTENT-TYPE') }, async ({ exchange: ex, verify }) => {
     const key = await ex.sessionKey();
     let tokenToPresent: string | undefined;
     await verify('A-ACCOUNTS-FIELDS', async () => {

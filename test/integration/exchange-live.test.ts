@@ -1,0 +1,128 @@
+/**
+ * The exchange-session suite against a target it reaches as a live deployment: the embedded reference behind a
+ * recording proxy, with a pool of API keys in environment variables, the way a user points the harness at a sandbox.
+ * A profile without writes must send no order and no cancel at all; with writes, every order left resting is
+ * cancelled, and the sandbox's base URL that already ends with /trading-api is joined without doubling it.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Value } from '@sinclair/typebox/value';
+import { start } from '../../mocks/exchange-session/server.ts';
+import { ecdsaP256PublicKey } from '../../harness/signing.ts';
+import { ExchangeSessionEntry, type ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
+import { conformance, freshDir, readSummary, requirement, withStatus, startProxy, type Proxy, type Ran } from './helpers.ts';
+
+const PRIVATE_KEY = '1f2e3d4c5b6a79880716253443526170ffeeddccbbaa99887766554433221100';
+
+function settings(): ExchangeSessionSettings {
+  const s = Value.Default(ExchangeSessionEntry.properties.settings, {}) as ExchangeSessionSettings;
+  s.paths.command = '/trading-api/v2/command';
+  s.paths.custody = '/trading-api/v1/wallets/limits/BTC';
+  return s;
+}
+
+async function createKey(url: string, body: Record<string, unknown>): Promise<Record<string, string>> {
+  const r = await fetch(`${url}/__reference/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  assert.equal(r.status, 200);
+  return (await r.json()) as Record<string, string>;
+}
+
+function profile(name: string, baseUrl: string, writes: boolean, extra = ''): string {
+  const file = path.join(freshDir('profile'), `${name}.yaml`);
+  writeFileSync(
+    file,
+    [
+      `name: ${name}`,
+      `writes: ${writes}`,
+      'requestTimeoutMs: 3000',
+      'interfaces:',
+      '  exchange-session:',
+      `    baseUrl: ${baseUrl}`,
+      '    credentials:',
+      '      keys:',
+      '        - { type: hmac, publicKey: TEST_EX_HMAC_KEY, secret: TEST_EX_HMAC_SECRET }',
+      '        - { type: ecdsa, privateKey: TEST_EX_ECDSA_KEY, metadata: TEST_EX_ECDSA_METADATA }',
+      '        - { type: hmac, publicKey: TEST_EX_FAR_KEY, secret: TEST_EX_FAR_SECRET, whitelistExcludesHarness: true }',
+      '    settings:',
+      '      paths: { command: /trading-api/v2/command, custody: /trading-api/v1/wallets/limits/BTC }',
+      extra,
+    ].join('\n'),
+  );
+  return file;
+}
+
+describe('exchange-session against a live target with a key pool', () => {
+  let reference: { url: string; close(): Promise<void> };
+  let proxy: Proxy;
+  const env: NodeJS.ProcessEnv = {};
+  before(async () => {
+    reference = await start({ settings: settings(), reference: {}, secrets: {}, host: '127.0.0.1', port: 0 });
+    const hmac = await createKey(reference.url, { type: 'HMAC' });
+    const ecdsa = await createKey(reference.url, { type: 'ECDSA', publicKey: ecdsaP256PublicKey(PRIVATE_KEY, 'pem') });
+    // Whitelisted for an address the harness never sends from.
+    const far = await createKey(reference.url, { type: 'HMAC', whitelist: ['192.0.2.1'] });
+    Object.assign(env, {
+      TEST_EX_HMAC_KEY: hmac.publicKey,
+      TEST_EX_HMAC_SECRET: hmac.secret,
+      TEST_EX_ECDSA_KEY: PRIVATE_KEY,
+      TEST_EX_ECDSA_METADATA: ecdsa.metadata,
+      TEST_EX_FAR_KEY: far.publicKey,
+      TEST_EX_FAR_SECRET: far.secret,
+    });
+    proxy = await startProxy(reference.url);
+  });
+  after(async () => {
+    await proxy.close();
+    await reference.close();
+  });
+
+  describe('a profile that does not allow writes', () => {
+    let run: Ran;
+    before(async () => {
+      proxy.seen.length = 0;
+      run = await conformance(['--target', profile('exchange-read-only', proxy.url, false), '--interfaces', 'exchange-session', '--seed', '11'], env);
+    }, { timeout: 120_000 });
+
+    test('sends no order, no cancel and no other write: the only POST is the ECDSA login', () => {
+      const posts = proxy.seen.filter((r) => r.method === 'POST').map((r) => r.path.split('?')[0]);
+      assert.ok(proxy.seen.length > 10, `the run reached the target (${proxy.seen.length} requests)`);
+      assert.deepEqual([...new Set(posts)], ['/trading-api/v2/users/login'], run.out.slice(-2000));
+    });
+
+    test('passes, with the writing checks not applicable and the logins, the whitelist and the reads judged', () => {
+      const s = readSummary(run.reports);
+      assert.equal(run.code, 0, run.out.slice(-3000));
+      for (const id of ['A-NONCE-IN-RANGE', 'A-NONCE-CONCURRENT', 'A-ORDER-ACK', 'A-TIF-GTC']) assert.equal(requirement(s, id).status, 'not-applicable', id);
+      for (const id of ['A-LOGIN-ECDSA-OK', 'A-LOGIN-HMAC-OK', 'A-LOGIN-WHITELIST', 'A-TOKEN-REQUIRED', 'A-NONCE-RANGE-DAY', 'A-KEY-SCOPE-HMAC']) assert.equal(requirement(s, id).status, 'passed', id);
+      assert.deepEqual(s.writes, []);
+    });
+  });
+
+  describe('a profile that allows writes, its base URL ending with /trading-api like the sandbox address', () => {
+    let run: Ran;
+    before(async () => {
+      proxy.seen.length = 0;
+      run = await conformance(['--target', profile('exchange-writes', `${proxy.url}/trading-api`, true, '      baseUrlCarries: /trading-api'), '--interfaces', 'exchange-session', '--seed', '11'], env);
+    }, { timeout: 120_000 });
+
+    test('passes; orders go to /trading-api/v2/orders once, never twice the prefix', () => {
+      assert.equal(run.code, 0, run.out.slice(-3000));
+      const paths = proxy.seen.map((r) => r.path.split('?')[0]);
+      assert.ok(paths.includes('/trading-api/v2/orders'), 'orders were sent');
+      assert.ok(!paths.some((p) => p.startsWith('/trading-api/trading-api')), 'no doubled prefix');
+      const s = readSummary(run.reports);
+      assert.deepEqual(withStatus(s, 'failed'), []);
+      assert.equal(requirement(s, 'A-TIF-GTC').status, 'passed');
+    });
+
+    test('the resting GTC order is cancelled when the check ends, and the report says so', () => {
+      const cancels = proxy.seen.filter((r) => r.method === 'POST' && r.path === '/trading-api/v2/command');
+      assert.ok(cancels.length >= 1, 'a cancel was sent');
+      const s = readSummary(run.reports);
+      const undone = s.writes.filter((w) => w.undo);
+      assert.ok(undone.length >= 1 && undone.every((w) => w.undone === true), JSON.stringify(undone));
+    });
+  });
+});

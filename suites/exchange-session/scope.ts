@@ -49,5 +49,8 @@ export function exchangeScope(settings: ExchangeSessionSettings, o: { writes: bo
     }
     if (!has('hmac', true) && !has('ecdsa', true)) na(['A-LOGIN-WHITELIST'], 'no key of the profile has a whitelist that leaves the harness out (whitelistExcludesHarness)');
   }
-  return { operations, requirements, orders: o.writes, crossing: o.writes && (!o.live || settings.order.crossingOrders) };
+  // Crossing orders may rest: against a live target only where the profile says the market is the harness's alone and
+  // gives a way to cancel what is left.
+  const crossing = o.writes && (!o.live || (settings.order.crossingOrders && settings.paths.command !== undefined));
+  return { operations, requirements, orders: o.writes, crossing };
 }

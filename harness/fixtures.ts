@@ -17,6 +17,7 @@ import { credentialVariables, publishedTargets, secretsFor, type Target } from '
 import { precompile } from './validation/responses.ts';
 import { ANNOTATION, Inconclusive, NotTested, RequirementViolation, type Evidence, type PropertyFailureInfo, type Verdict } from './verdicts.ts';
 import { WriteJournal } from './writes.ts';
+import { journalFile } from './journal.ts';
 
 export { expect };
 export { deviation, reqTags, Inconclusive, NotTested, RequirementViolation } from './verdicts.ts';
@@ -350,8 +351,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   // Depends on identity so that leased keys are released only after the undo steps that may need them.
-  writes: async ({ profile, interfaceName, identity: _leasesOutliveUndo }, use, testInfo) => {
-    const journal = new WriteJournal(Boolean(profile.writes), interfaceName);
+  writes: async ({ profile, interfaceName, identity: _leasesOutliveUndo, target, secrets }, use, testInfo) => {
+    // Against a live target, writes announced with `intend` are recorded on disk first: `npm run restore` undoes what
+    // an interrupted run left behind.
+    const file = target && !target.reference ? { path: journalFile(profile.name), run: process.env[ENV.runId] ?? 'unknown', baseUrl: target.baseUrl, redact: (t: string) => secrets.redact(t) } : undefined;
+    const journal = new WriteJournal(Boolean(profile.writes), interfaceName, file);
     await use(journal);
     await journal.undoAll();
     for (const w of journal.records) testInfo.annotations.push({ type: ANNOTATION.write, description: JSON.stringify(w) });

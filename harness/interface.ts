@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Fault, RunningServer } from '../mocks/types.ts';
-import type { Authenticate } from './http/client.ts';
+import type { Authenticate, Client } from './http/client.ts';
+import type { Secrets } from './secrets.ts';
 import type { Probe, ProbeContext } from './probe.ts';
 import type { RunProfile } from './profile/types.ts';
 
@@ -40,6 +41,11 @@ export interface InterfaceDescriptor<N extends string = string, S extends TSchem
    * API keys); by default the credentials object is that map.
    */
   credentialVariables?(credentials: any): Record<string, string>;
+  /**
+   * Undoes one write an interrupted run left in the journal (harness/journal.ts), for `npm run restore`: 'restored',
+   * 'nothing' when there was nothing left to undo, or a conflict (the target changed since) that it must not overwrite.
+   */
+  restore?(undo: any, ctx: RestoreContext): Promise<'restored' | 'nothing' | { conflict: string }>;
   /** The start-up probe and health check (see harness/probe.ts). */
   probe(ctx: ProbeContext): Probe;
   /** The profile settings a live target must state, printed by `npm run reference` for copying. */
@@ -48,6 +54,12 @@ export interface InterfaceDescriptor<N extends string = string, S extends TSchem
   notApplicable(ctx: ProfileContext): { operations: Record<string, string>; requirements: Record<string, string> };
   /** Expected wall time of the interface's suite on one worker, before the run starts (see harness/budget.ts). */
   plannedMs(ctx: ProfileContext & { depth: number; workers: number }): number;
+}
+
+export interface RestoreContext {
+  client: Client;
+  settings: any;
+  secrets: Secrets;
 }
 
 export interface ProfileContext {

@@ -1,3 +1,5 @@
+import { recordDone, recordIntent } from './journal.ts';
+
 /** A request of the run that changed a target's state (a 2xx to an operation the spec marks x-write). */
 export interface WriteRecord {
   interfaceName: string;
@@ -22,9 +24,37 @@ export interface WriteRecord {
  */
 export class WriteJournal {
   readonly records: WriteRecord[] = [];
-  private readonly undos: Array<{ record?: WriteRecord; describe: string; run: () => Promise<void> }> = [];
+  private readonly undos: Array<{ record?: WriteRecord; describe: string; run: () => Promise<void>; operation?: string }> = [];
 
-  constructor(readonly allowed: boolean, private readonly interfaceName: string) {}
+  /**
+   * `file`: against a live target, the journal on disk (harness/journal.ts) where `intend` records a write before it
+   * is sent, so that `npm run restore` can undo what an interrupted run left behind.
+   */
+  constructor(
+    readonly allowed: boolean,
+    private readonly interfaceName: string,
+    private readonly file?: { path: string; run: string; baseUrl: string; redact: (text: string) => string },
+  ) {}
+
+  /**
+   * Announces a write before it is sent: `undo` is the data the interface's restore needs (recorded on disk against a
+   * live target), `run` puts it back when the test ends. Call it before sending; if the write then fails, `run` finds
+   * nothing to undo and says so.
+   */
+  intend(operation: string, describe: string, undo: unknown, run: () => Promise<'undone' | 'nothing'>): void {
+    const journalId = this.file
+      ? recordIntent(this.file.path, { run: this.file.run, interfaceName: this.interfaceName, baseUrl: this.file.baseUrl, operation, what: describe, undo: JSON.parse(this.file.redact(JSON.stringify(undo))) })
+      : undefined;
+    const file = this.file;
+    this.undos.push({
+      describe,
+      operation,
+      run: async () => {
+        const outcome = await run();
+        if (file && journalId) recordDone(file.path, journalId, outcome);
+      },
+    });
+  }
 
   /** The client saw a write succeed. */
   sent(operation: string, what: string, request?: string): WriteRecord {
@@ -41,6 +71,13 @@ export class WriteJournal {
   }
 
   async undoAll(): Promise<void> {
+    // A write announced with `intend` is matched to the client's record of it when the test ends (the record came
+    // after the intent): the latest write of that operation not yet claimed by another undo.
+    for (const u of this.undos) {
+      if (u.record || !u.operation) continue;
+      u.record = [...this.records].reverse().find((r) => r.operation === u.operation && r.undo === undefined);
+      if (u.record) u.record.undo = u.describe;
+    }
     for (const { record, run } of this.undos.reverse()) {
       try {
         await run();

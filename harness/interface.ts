@@ -36,6 +36,8 @@ export interface InterfaceDescriptor<N extends string = string, S extends TSchem
    * `x-path-setting`) -> the path the harness sends, relative to the base URL.
    */
   paths?(settings: any): Record<string, string>;
+  /** The path the API is mounted under on this target (a configured path prefix), added to its base URL. */
+  mount?(settings: any): string;
   /**
    * The profile's credentials as secret name -> environment variable, where they are more than a flat map (a pool of
    * API keys); by default the credentials object is that map.

@@ -33,7 +33,15 @@ export interface JournalDone {
   outcome: 'undone' | 'restored' | 'nothing';
 }
 
-export type JournalLine = JournalIntent | JournalDone;
+/** What a write revealed once sent (the revision it made, the id it got), merged into its intent's undo data. */
+export interface JournalUpdate {
+  kind: 'update';
+  id: string;
+  at: string;
+  undo: Record<string, unknown>;
+}
+
+export type JournalLine = JournalIntent | JournalDone | JournalUpdate;
 
 export const JOURNAL_DIR_ENV = 'HARNESS_JOURNAL_DIR';
 
@@ -61,6 +69,10 @@ export function recordIntent(file: string, intent: Omit<JournalIntent, 'kind' | 
   return id;
 }
 
+export function recordUpdate(file: string, id: string, undo: Record<string, unknown>): void {
+  append(file, { kind: 'update', id, at: new Date().toISOString(), undo });
+}
+
 export function recordDone(file: string, id: string, outcome: JournalDone['outcome']): void {
   append(file, { kind: 'done', id, at: new Date().toISOString(), outcome });
 }
@@ -79,5 +91,11 @@ export function pendingIntents(file: string): JournalIntent[] {
       }
     });
   const done = new Set(lines.filter((l) => l.kind === 'done').map((l) => l.id));
-  return lines.filter((l): l is JournalIntent => l.kind === 'intent' && !done.has(l.id));
+  const intents = lines.filter((l): l is JournalIntent => l.kind === 'intent' && !done.has(l.id)).map((i) => ({ ...i }));
+  for (const u of lines) {
+    if (u.kind !== 'update') continue;
+    const i = intents.find((x) => x.id === u.id);
+    if (i) i.undo = { ...(i.undo as Record<string, unknown>), ...u.undo };
+  }
+  return intents;
 }

@@ -32,6 +32,16 @@ export function credentialVariables(name: InterfaceName, credentials: unknown): 
   return d.credentialVariables ? d.credentialVariables(credentials) : (credentials as Record<string, string>);
 }
 
+/**
+ * Where an interface's API is reached: the live base URL or the reference's address, with the path the profile says
+ * the API is mounted under ("<path_prefix>"), which every request then keeps (see targetUrl).
+ */
+export function mountedUrl(name: InterfaceName, url: string, settings: unknown): string {
+  const d = descriptorOf(name) as { mount?: (settings: any) => string };
+  const mount = d.mount?.(settings)?.replace(/\/+$/, '') ?? '';
+  return mount ? `${url.replace(/\/+$/, '')}${mount.startsWith('/') ? '' : '/'}${mount}` : url;
+}
+
 /** Credentials a live profile names whose environment variables are not set. */
 export function missingCredentials(profile: Profile, scope: InterfaceName[]): string[] {
   const missing: string[] = [];
@@ -77,7 +87,7 @@ export async function startReferences(profile: Profile, scope: InterfaceName[]):
       const entry = profile.interfaces[name] as InterfaceProfile | undefined;
       if (!entry) continue;
       if (entry.baseUrl) {
-        targets.push({ interfaceName: name, baseUrl: entry.baseUrl, reference: false });
+        targets.push({ interfaceName: name, baseUrl: mountedUrl(name, entry.baseUrl, entry.settings), reference: false });
         continue;
       }
       const secrets: Record<string, string> = {};
@@ -92,7 +102,7 @@ export async function startReferences(profile: Profile, scope: InterfaceName[]):
         port: 0,
       });
       running.push(server);
-      targets.push({ interfaceName: name, baseUrl: server.url, reference: true, fault: faultHere });
+      targets.push({ interfaceName: name, baseUrl: mountedUrl(name, server.url, entry.settings), reference: true, fault: faultHere });
     }
   } catch (e) {
     await Promise.all(running.map((s) => s.close()));

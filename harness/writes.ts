@@ -1,4 +1,4 @@
-import { recordDone, recordIntent } from './journal.ts';
+import { recordDone, recordIntent, recordUpdate } from './journal.ts';
 
 /** A request of the run that changed a target's state (a 2xx to an operation the spec marks x-write). */
 export interface WriteRecord {
@@ -39,9 +39,10 @@ export class WriteJournal {
   /**
    * Announces a write before it is sent: `undo` is the data the interface's restore needs (recorded on disk against a
    * live target), `run` puts it back when the test ends. Call it before sending; if the write then fails, `run` finds
-   * nothing to undo and says so.
+   * nothing to undo and says so. Returns how to add what the write revealed once sent (the revision it made) to the
+   * recorded undo data.
    */
-  intend(operation: string, describe: string, undo: unknown, run: () => Promise<'undone' | 'nothing'>): void {
+  intend(operation: string, describe: string, undo: unknown, run: () => Promise<'undone' | 'nothing'>): (more: Record<string, unknown>) => void {
     const journalId = this.file
       ? recordIntent(this.file.path, { run: this.file.run, interfaceName: this.interfaceName, baseUrl: this.file.baseUrl, operation, what: describe, undo: JSON.parse(this.file.redact(JSON.stringify(undo))) })
       : undefined;
@@ -54,6 +55,9 @@ export class WriteJournal {
         if (file && journalId) recordDone(file.path, journalId, outcome);
       },
     });
+    return (more) => {
+      if (file && journalId) recordUpdate(file.path, journalId, JSON.parse(file.redact(JSON.stringify(more))) as Record<string, unknown>);
+    };
   }
 
   /** The client saw a write succeed. */

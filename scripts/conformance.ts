@@ -18,7 +18,7 @@ import { freshRunDir, linkLatest } from '../harness/reporter/run-dir.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import { specForTarget } from '../harness/spec/for-target.ts';
-import { credentialVariables, interfacesInScope, missingCredentials, secretsFor } from '../harness/targets.ts';
+import { credentialVariables, interfacesInScope, missingCredentials, mountedUrl, secretsFor } from '../harness/targets.ts';
 import { PROBE_BLOCK, freshAddress } from '../harness/identity.ts';
 
 const HELP = `npm run conformance -- [options]
@@ -216,7 +216,7 @@ async function probeLiveTargets(): Promise<void> {
     const secrets = secretsFor(profile, name);
     const descriptor = descriptorOf(name);
     const probe = descriptor.probe({ profile, settings: entry.settings, secrets, credentialEnv: credentialVariables(name, entry.credentials), address: () => freshAddress(PROBE_BLOCK) });
-    const client = new Client({ interfaceName: name, baseUrl: entry.baseUrl, spec: specForTarget(name, entry.settings), secrets, timeoutMs: profile.probeTimeoutMs, live: false, requestsPerSecond: 0, authenticate: descriptor.authenticate, settings: entry.settings });
+    const client = new Client({ interfaceName: name, baseUrl: mountedUrl(name, entry.baseUrl, entry.settings), spec: specForTarget(name, entry.settings), secrets, timeoutMs: profile.probeTimeoutMs, live: false, requestsPerSecond: 0, authenticate: descriptor.authenticate, settings: entry.settings });
     let problem: string | undefined;
     try {
       problem = probe.judge(await client.send(probe.request));

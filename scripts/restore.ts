@@ -11,7 +11,7 @@ import { journalFile, pendingIntents, recordDone } from '../harness/journal.ts';
 import { loadProfile } from '../harness/profile/load.ts';
 import { descriptorOf, isInterfaceName } from '../harness/registry.ts';
 import { specForTarget } from '../harness/spec/for-target.ts';
-import { missingCredentials, secretsFor } from '../harness/targets.ts';
+import { missingCredentials, mountedUrl, secretsFor } from '../harness/targets.ts';
 
 const HELP = `npm run restore -- --target FILE [--dry-run]
 
@@ -62,7 +62,8 @@ for (const intent of pending) {
   }
   const entry = profile.interfaces[name];
   const descriptor = descriptorOf(name);
-  if (!entry || !descriptor.restore || entry.baseUrl !== intent.baseUrl) {
+  const baseUrl = entry?.baseUrl ? mountedUrl(name, entry.baseUrl, entry.settings) : undefined;
+  if (!entry || !baseUrl || !descriptor.restore || baseUrl !== intent.baseUrl) {
     console.log(`skip     ${where}: the profile no longer points at ${intent.baseUrl} with ${name}`);
     left++;
     continue;
@@ -74,7 +75,7 @@ for (const intent of pending) {
     continue;
   }
   const secrets = secretsFor(profile, name);
-  const client = new Client({ interfaceName: name, baseUrl: entry.baseUrl, spec: specForTarget(name, entry.settings), secrets, timeoutMs: profile.requestTimeoutMs, live: true, requestsPerSecond: profile.requestsPerSecond, authenticate: descriptor.authenticate, settings: entry.settings });
+  const client = new Client({ interfaceName: name, baseUrl, spec: specForTarget(name, entry.settings), secrets, timeoutMs: profile.requestTimeoutMs, live: true, requestsPerSecond: profile.requestsPerSecond, authenticate: descriptor.authenticate, settings: entry.settings });
   try {
     const undo = JSON.parse(secrets.expand(JSON.stringify(intent.undo))) as unknown;
     const outcome = await descriptor.restore(undo, { client, settings: entry.settings, secrets });

@@ -93,6 +93,8 @@ export interface HealthCheck {
 
 /** The base URL's path with the request's path under it: a gateway prefix ("/gateway") is kept in every request. */
 export function targetUrl(baseUrl: string, path: string): URL {
+  // A URL the target handed out itself (a stream URL) is sent as it is.
+  if (/^https?:\/\//i.test(path)) return new URL(path);
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   return new URL(`${base.origin}${prefix}${path.startsWith('/') ? path : `/${path}`}`);

@@ -5,6 +5,7 @@ import { faults } from '../../mocks/exchange-session/faults.ts';
 import { start } from '../../mocks/exchange-session/server.ts';
 import { authenticate, pathOf } from './auth.ts';
 import { poolKeyName, poolVariables } from './keys.ts';
+import { restoreOrder } from './restore.ts';
 import { exchangeScope } from './scope.ts';
 import { ExchangeSessionEntry, type ExchangeSessionSettings, type PoolKeyEntry } from './settings.ts';
 
@@ -19,6 +20,7 @@ export const exchangeSession: InterfaceDescriptor<'exchange-session', typeof Exc
   authenticate,
   paths: (settings: ExchangeSessionSettings) => Object.fromEntries(SPEC_PATHS.map((p) => [p, pathOf(settings, p)])),
   credentialVariables: (credentials: { keys?: PoolKeyEntry[] }) => poolVariables(credentials.keys ?? []),
+  restore: restoreOrder,
   // Live: the nonce range with the pool's first key proves the base URL, the login and the credential at once.
   // Reference (no pool): the nonce range without a token must be refused in the API's own way (JSON, not a page).
   probe: ({ settings, credentialEnv }) => {

@@ -4,6 +4,7 @@ import { fitTimeout } from '../../harness/budget.ts';
 import { LimitBook, type Side, type TimeInForce } from '../../harness/models/limit-book.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { test, reqTags, NotTested, RequirementViolation, type Exchange, type OrderSpec } from './exchange.ts';
+import type { OrderUndo } from './restore.ts';
 import { acknowledged, agrees, describe, settle, steps, TIF_REQUIREMENT, type Expected } from './records.ts';
 
 const ORDER_REQUIREMENTS = ['A-ORDER-ACK', 'A-ORDER-STATUS', 'A-TIF-GTC', 'A-TIF-IOC', 'A-TIF-FOK'];
@@ -26,8 +27,12 @@ test.describe('limit orders and their time in force', () => {
       for (const tif of tifs) {
         const id = acknowledged(await ex.order(key, far(tif)));
         ids.set(tif, id);
-        // Whatever the checks below find, an order that may rest is cancelled when the test ends.
-        if (tif === 'GTC') writes.undo('POST /trading-api/v2/orders', `cancel order ${id}`, async () => void (await ex.cancel(key, id, account.id)));
+        // Whatever the checks below find, an order that may rest is cancelled when the test ends; against a live
+        // target it is journalled first, so that npm run restore cancels it if the run is killed before then.
+        if (tif === 'GTC') {
+          const undo: OrderUndo = { kind: 'order', key, orderId: id, account: account.id, symbol: ex.settings.order.symbol };
+          writes.intend('POST /trading-api/v2/orders', `cancel order ${id}`, undo, async () => ((await ex.cancel(key, id, account.id)).status === 200 ? 'undone' : 'nothing'));
+        }
       }
     });
     const expected: Record<TimeInForce, Expected> = {

@@ -50,6 +50,8 @@ export interface StreamProxyServer extends RunningServer {
 
 /** The reference's own observation of playlist-update runs (not part of the interface), under the path prefix. */
 export const UPDATE_RUNS_PATH = '/__reference/playlist-update-runs';
+/** Reference-only: every user by target, so that a test can see that a run left none of its own behind. */
+export const USERS_PATH = '/__reference/users';
 /** Where a profile may log in for the admin token (the document does not show how tokens are issued). */
 export const TOKEN_PATH = '/auth/token';
 
@@ -178,6 +180,7 @@ export async function start(options: StartOptions): Promise<StreamProxyServer> {
   const routes: Array<[HTTPMethod, string, Access, Handler]> = [
     ['POST', `${prefix}${TOKEN_PATH}`, 'public', withJson((body) => auth.login(body))],
     ['GET', `${prefix}${UPDATE_RUNS_PATH}`, 'public', () => ok(updates.observed())],
+    ['GET', `${prefix}${USERS_PATH}`, 'public', () => ok(users.names())],
     ['GET', `${prefix}/stream/:token/:target/:virtual`, 'public', (_req, p) => webPlayer.stream(p.token ?? '', p.target ?? '', p.virtual ?? '')],
 
     ['GET', api('/status'), 'admin', status],

@@ -33,6 +33,11 @@ export class ProxyUsers {
     this.persist();
   }
 
+  /** Every user's name by target: the reference's own account, for tests that check nothing was left behind. */
+  names(): Record<string, string[]> {
+    return Object.fromEntries([...this.byTarget].map(([t, users]) => [t, users.map((u) => u.username)]));
+  }
+
   create(target: string, body: unknown): UserOutcome {
     const users = this.byTarget.get(target);
     if (!users) return { ok: false, message: `No target named ${target}.` };

@@ -1,0 +1,215 @@
+import fc from 'fast-check';
+import { fitTimeout } from '../../harness/budget.ts';
+import { depthFactor } from '../../harness/options.ts';
+import { commandProperty, type Step } from '../../harness/stateful.ts';
+import type { WriteJournal } from '../../harness/writes.ts';
+import { RevisionModel, type Doc, type IfMatch } from './model.ts';
+import { getAt, setAt } from './pointer.ts';
+import { DOCS, REVISION_HEADER, SAVE, revisionOf, test, reqTags, deviation, NotTested, Inconclusive, RequirementViolation, type Proxy, type Snapshot } from './proxy.ts';
+import { contentHash, restoreConfig, type ConfigUndo } from './restore.ts';
+
+const SAVES = ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED', 'B-CONFIG-DOCS-INDEPENDENT'];
+const REVISION_CASES = 100;
+const CLIENTS = 2;
+
+/**
+ * Before a test changes the documents: each is journalled as it is (against a live target, on disk first), and saved
+ * back when the test ends, over revisions the harness wrote only. Returns how to record each revision a save made.
+ */
+interface Guard {
+  /** Before a save is sent: the body, by its hash. */
+  sending(doc: Doc, body: unknown): void;
+  /** After a save: the revision it made. */
+  wrote(doc: Doc, revision: string): void;
+}
+
+function guard(proxy: Proxy, writes: WriteJournal, before: Snapshot): Guard {
+  const undos = new Map<Doc, { undo: ConfigUndo; update: (more: Record<string, unknown>) => void }>();
+  for (const doc of DOCS) {
+    const undo: ConfigUndo = { kind: 'config', doc, original: before.content[doc], originalRevision: before.revision[doc] ?? '', written: [], sent: [] };
+    const update = writes.intend(SAVE[doc].operation, `save ${doc} back as it was`, undo, async () => {
+      const outcome = await restoreConfig(undo, (r) => proxy.admin(r), proxy.settings);
+      if (typeof outcome === 'object') throw new Error(outcome.conflict);
+      return outcome === 'restored' ? 'undone' : 'nothing';
+    });
+    undos.set(doc, { undo, update });
+  }
+  return {
+    sending: (doc, body) => {
+      const u = undos.get(doc)!;
+      const hash = contentHash(body);
+      u.undo.sent.push(hash);
+      u.update({ sent: [hash] });
+    },
+    wrote: (doc, revision) => {
+      const u = undos.get(doc)!;
+      u.undo.written.push(revision);
+      u.update({ written: [revision] });
+    },
+  };
+}
+
+function needRevisions(s: Snapshot): Record<Doc, string> {
+  for (const doc of DOCS) if (!s.revision[doc]) throw new Inconclusive(`the ${doc} document's revision header (${REVISION_HEADER[doc]}) is missing: the revision checks cannot start (B-CONFIG-READ and B-APIPROXY-READ judge that)`);
+  return s.revision as Record<Doc, string>;
+}
+
+let scratchCounter = 0;
+const freshScratch = (name: string) => `${name}-${++scratchCounter}`;
+
+test.describe('configuration documents and their revisions', () => {
+  test('GET /api/v1/config and GET /api/v1/config/apiproxy carry the revision headers', { tag: reqTags('B-CONFIG-READ', 'B-APIPROXY-READ') }, async ({ stream: proxy, verify }) => {
+    const s = await proxy.read().catch((e: unknown) => e);
+    await verify('B-CONFIG-READ', () => {
+      if (s instanceof Error) throw s;
+      const [config] = (s as Snapshot).replies;
+      const missing = ['main', 'sources'].filter((d) => !revisionOf(config, d as Doc));
+      if (!config.json || typeof config.json !== 'object' || Array.isArray(config.json)) throw deviation('GET /api/v1/config is not one JSON object', 'one JSON object merging the three documents');
+      if (missing.length) throw new RequirementViolation('B-CONFIG-READ', `GET /api/v1/config has no ${missing.map((d) => REVISION_HEADER[d as Doc]).join(' nor ')}`, 'x-config-main-revision and x-config-sources-revision', [config.exchange]);
+    });
+    await verify('B-APIPROXY-READ', () => {
+      if (s instanceof Error) throw s;
+      const [, apiProxy] = (s as Snapshot).replies;
+      if (!apiProxy.json || typeof apiProxy.json !== 'object') throw deviation('GET /api/v1/config/apiproxy is not a JSON object', 'the api-proxy document');
+      if (!revisionOf(apiProxy, 'apiProxy')) throw new RequirementViolation('B-APIPROXY-READ', 'GET /api/v1/config/apiproxy has no x-config-api-proxy-revision', 'x-config-api-proxy-revision', [apiProxy.exchange]);
+    });
+  });
+
+  test('revisions, model-based property: clients read, edit and save with current, stale, missing and malformed If-Match', { tag: reqTags(...SAVES) }, async ({ stream: proxy, property, notApplicable, writes, identity, profile, target }, testInfo) => {
+    const judged = SAVES.filter((id) => !proxy.scope.requirements[id]);
+    for (const id of SAVES) if (proxy.scope.requirements[id]) notApplicable(id, proxy.scope.requirements[id]);
+    if (judged.length === 0) return;
+    fitTimeout(testInfo, { requests: REVISION_CASES * depthFactor() * 14 * 2 }, profile, !target.reference);
+    await proxy.exclusive();
+    const before = await proxy.read('before the property');
+    needRevisions(before);
+    const wrote = guard(proxy, writes, before);
+    const tag = identity.name('scratch');
+    await property(
+      commandProperty<RevisionModel, Real>({
+        id: 'stream-proxy-revisions',
+        requirements: judged,
+        runs: REVISION_CASES,
+        steps: revisionSteps(),
+        maxSteps: 10,
+        setup: async () => {
+          // Each case starts from what the target holds now (earlier cases saved over it): one fresh read.
+          const s = await proxy.read('start of a case');
+          const revision = needRevisions(s);
+          const scratch = Object.fromEntries(DOCS.map((d) => [d, getAt(s.content[d], proxy.settings.documents[d].scratch)])) as Record<Doc, unknown>;
+          const copies = Array.from({ length: CLIENTS }, () => structuredClone(s.content));
+          return { model: new RevisionModel(revision, scratch, CLIENTS), real: { proxy, copies, wrote, tag } };
+        },
+      }),
+    );
+  });
+
+  test('of several saves sent at once with the same revision, exactly one wins', { tag: reqTags('B-CONFIG-CONCURRENT') }, async ({ stream: proxy, verify, notApplicable, writes, identity }) => {
+    if (proxy.scope.requirements['B-CONFIG-CONCURRENT']) return notApplicable('B-CONFIG-CONCURRENT', proxy.scope.requirements['B-CONFIG-CONCURRENT']);
+    await proxy.exclusive();
+    const before = await proxy.read('before the concurrent saves');
+    needRevisions(before);
+    const wrote = guard(proxy, writes, before);
+    const doc: Doc = 'main';
+    const pointer = proxy.settings.documents[doc].scratch;
+    await verify('B-CONFIG-CONCURRENT', async () => {
+      for (let round = 0; round < 3; round++) {
+        const s = await proxy.read(`round ${round + 1}`);
+        const revision = s.revision[doc]!;
+        const values = [0, 1, 2, 3].map((i) => `${identity.name('race')}-${i}`);
+        const bodies = values.map((v) => setAt(s.content[doc], pointer, v));
+        bodies.forEach((b) => wrote.sending(doc, b));
+        const replies = await Promise.all(bodies.map((b, i) => proxy.save(doc, { json: b }, revision, `save ${doc}, client ${i + 1} of 4 at once`)));
+        replies.forEach((r) => r.status === 200 && revisionOf(r, doc) && wrote.wrote(doc, revisionOf(r, doc)!));
+        const won = replies.filter((r) => r.status === 200).length;
+        const lost = replies.filter((r) => r.status === 409).length;
+        if (won !== 1 || lost !== 3) {
+          throw new RequirementViolation('B-CONFIG-CONCURRENT', `4 saves of ${doc} sent at once with revision ${revision} were answered ${replies.map((r) => r.status).join(', ')}`, 'one 200 and three 409', replies.map((r) => r.exchange));
+        }
+        const winner = values[replies.findIndex((r) => r.status === 200)];
+        const after = await proxy.read(`round ${round + 1}, after`);
+        if (getAt(after.content[doc], pointer) !== winner) {
+          throw new RequirementViolation('B-CONFIG-CONCURRENT', `the save answered 200 set ${pointer} to ${winner}, but the document now holds ${JSON.stringify(getAt(after.content[doc], pointer))}`, 'the winner\'s content', [...replies.map((r) => r.exchange), after.replies[0].exchange]);
+        }
+      }
+    });
+  });
+});
+
+interface Real {
+  proxy: Proxy;
+  /** Each client's copy of the documents, as it last read them. */
+  copies: Array<Record<Doc, unknown>>;
+  wrote: Guard;
+  tag: string;
+}
+
+type RevisionStep = Step<RevisionModel, Real>;
+
+function revisionSteps(): Array<fc.Arbitrary<RevisionStep>> {
+  const client = fc.integer({ min: 0, max: CLIENTS - 1 });
+  const doc = fc.constantFrom<Doc>(...DOCS);
+
+  const read = (c: number): RevisionStep => ({
+    describe: () => `client ${c + 1} reads`,
+    testing: ['B-CONFIG-SAVE', 'B-CONFIG-DOCS-INDEPENDENT'],
+    applies: () => true,
+    run: async (m, r, saw) => {
+      const s = await r.proxy.read(`client ${c + 1} reads`);
+      for (const d of DOCS) {
+        const now = s.revision[d];
+        const scratch = getAt(s.content[d], r.proxy.settings.documents[d].scratch);
+        if (now !== m.revision[d] || JSON.stringify(scratch) !== JSON.stringify(m.scratch[d])) {
+          // What the last successful save said, or a save of another document changed this one.
+          const id = m.lastSavedDoc === d || m.lastSavedDoc === undefined ? 'B-CONFIG-SAVE' : 'B-CONFIG-DOCS-INDEPENDENT';
+          throw new RequirementViolation(id, `${d} reads back at revision ${now} with ${JSON.stringify(scratch)}; the last saves left it at ${m.revision[d]} with ${JSON.stringify(m.scratch[d])}`, 'the revision and content the last successful save gave it', s.replies.map((x) => x.exchange));
+        }
+        if (m.lastSavedDoc !== undefined) saw(m.lastSavedDoc === d ? 'B-CONFIG-SAVE' : 'B-CONFIG-DOCS-INDEPENDENT');
+      }
+      m.read(c, s.revision as Record<Doc, string>);
+      r.copies[c] = structuredClone(s.content);
+    },
+  });
+
+  const save = (c: number, d: Doc, ifMatch: IfMatch, brokenBody: boolean, sameContent: boolean): RevisionStep => ({
+    describe: () => `client ${c + 1} saves ${d} ${brokenBody ? 'with a body that is not JSON' : sameContent ? 'unchanged' : 'with a new value'}, If-Match ${ifMatch}`,
+    testing: ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED'],
+    applies: () => true,
+    run: async (m, r, saw) => {
+      const pointer = r.proxy.settings.documents[d].scratch;
+      const value = sameContent ? getAt(r.copies[c][d], pointer) : freshScratch(r.tag);
+      const body = setAt(r.copies[c][d], pointer, value);
+      const header = ifMatch === 'as-read' ? m.seen[c][d] : ifMatch === 'malformed' ? 'not-a-revision' : undefined;
+      const e = m.expectSave(c, d, ifMatch, !brokenBody);
+      if (!brokenBody) r.wrote.sending(d, body);
+      const reply = await r.proxy.save(d, brokenBody ? { raw: '{"broken": ' } : { json: body }, header, `client ${c + 1} saves ${d}`);
+      if (reply.status === 200 && revisionOf(reply, d)) r.wrote.wrote(d, revisionOf(reply, d)!);
+      if (!e.statuses.includes(reply.status)) {
+        throw new RequirementViolation(e.requirement, `${e.why}: answered ${reply.status} ${reply.text.slice(0, 200)}`, e.statuses.join(' or '), [reply.exchange]);
+      }
+      saw(e.requirement);
+      if (reply.status !== 200) return;
+      const revision = revisionOf(reply, d);
+      if (!revision) throw new RequirementViolation('B-CONFIG-SAVE', `the save of ${d} was answered 200 without ${REVISION_HEADER[d]}`, `200 with a new ${REVISION_HEADER[d]}`, [reply.exchange]);
+      const changed = JSON.stringify(value) !== JSON.stringify(m.scratch[d]);
+      if (changed && revision === m.revision[d]) {
+        throw new RequirementViolation('B-CONFIG-REVISION-CHANGE', `the save changed ${pointer} of ${d} to ${JSON.stringify(value)}, but its revision stayed ${revision}`, 'a new revision', [reply.exchange]);
+      }
+      if (changed) saw('B-CONFIG-REVISION-CHANGE');
+      m.saved(c, d, revision, value);
+      m.lastSavedDoc = d;
+      r.copies[c][d] = body;
+    },
+  });
+
+  return [
+    client.map(read),
+    fc.tuple(client, doc, fc.boolean()).map(([c, d, same]) => save(c, d, 'as-read', false, same)),
+    fc.tuple(client, doc).map(([c, d]) => save(c, d, 'as-read', false, false)),
+    fc.tuple(client, doc).map(([c, d]) => save(c, d, 'none', false, false)),
+    fc.tuple(client, doc).map(([c, d]) => save(c, d, 'malformed', false, false)),
+    fc.tuple(client, doc).map(([c, d]) => save(c, d, 'as-read', true, false)),
+  ];
+}
+
+export { NotTested };

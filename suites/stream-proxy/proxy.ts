@@ -1,0 +1,96 @@
+/**
+ * The stream-proxy suite's own fixture: the profile's settings and switches, the three configuration documents as the
+ * profile locates them, and requests with the admin or user token. Every request goes through the harness's client.
+ */
+import { test as base } from '../../harness/fixtures.ts';
+import type { Reply, RequestSpec } from '../../harness/http/client.ts';
+import { Inconclusive } from '../../harness/verdicts.ts';
+import { getAt } from './pointer.ts';
+import { streamScope, type StreamScope } from './scope.ts';
+import type { StreamProxySettings } from './settings.ts';
+
+export { expect, reqTags, deviation, NotTested, Inconclusive, RequirementViolation } from '../../harness/fixtures.ts';
+
+export type Doc = 'main' | 'sources' | 'apiProxy';
+export const DOCS: readonly Doc[] = ['main', 'sources', 'apiProxy'];
+
+export const REVISION_HEADER: Record<Doc, string> = {
+  main: 'x-config-main-revision',
+  sources: 'x-config-sources-revision',
+  apiProxy: 'x-config-api-proxy-revision',
+};
+
+/** How each document is saved (the document's table). */
+export const SAVE: Record<Doc, { method: 'POST' | 'PUT'; path: string; operation: string }> = {
+  main: { method: 'POST', path: '/api/v1/config/main', operation: 'POST /api/v1/config/main' },
+  sources: { method: 'POST', path: '/api/v1/config/sources', operation: 'POST /api/v1/config/sources' },
+  apiProxy: { method: 'PUT', path: '/api/v1/config/apiproxy', operation: 'PUT /api/v1/config/apiproxy' },
+};
+
+/** The three documents as one read shows them: their content and their revisions (undefined when a header is missing). */
+export interface Snapshot {
+  content: Record<Doc, unknown>;
+  revision: Record<Doc, string | undefined>;
+  replies: Reply[];
+}
+
+export interface Proxy {
+  settings: StreamProxySettings;
+  scope: StreamScope;
+  live: boolean;
+  admin(request: RequestSpec): Promise<Reply>;
+  user(request: RequestSpec): Promise<Reply>;
+  /** GET /api/v1/config and GET /api/v1/config/apiproxy: each document where the profile says it is. */
+  read(label?: string): Promise<Snapshot>;
+  save(doc: Doc, body: { json: unknown } | { raw: string }, ifMatch: string | undefined, label?: string): Promise<Reply>;
+  /**
+   * The configuration documents to this test alone until it ends: they are one deployment's, and users live in the
+   * api-proxy configuration file, so checks that save documents or change users must not interleave.
+   */
+  exclusive(): Promise<void>;
+}
+
+/** A revision header's value; If-Match may carry it quoted (an entity tag) or bare. */
+export const revisionOf = (r: Reply, doc: Doc): string | undefined => r.headers[REVISION_HEADER[doc]]?.replace(/^"(.*)"$/, '$1');
+
+export const test = base.extend<{ stream: Proxy }>({
+  // Not "proxy": Playwright has a fixture of that name (the browser's proxy).
+  stream: async ({ api, target, profile, identity }, use) => {
+    const entry = profile.interfaces['stream-proxy'];
+    if (!entry) throw new Error('harness: stream-proxy is not in the profile');
+    const settings = entry.settings as StreamProxySettings;
+    const live = !target.reference;
+    const scope = streamScope(settings, { writes: profile.writes, live });
+    const admin = (r: RequestSpec) => api.send({ ...r, authenticate: true });
+    const proxy: Proxy = {
+      settings,
+      scope,
+      live,
+      admin,
+      user: (r) => api.send({ ...r, authenticate: true, credential: 'user' }),
+      read: async (label = 'read the configuration') => {
+        const config = await admin({ method: 'GET', path: '/api/v1/config', label: `${label}: GET /api/v1/config` });
+        const apiProxy = await admin({ method: 'GET', path: '/api/v1/config/apiproxy', label: `${label}: GET /api/v1/config/apiproxy` });
+        if (config.status !== 200 || apiProxy.status !== 200) {
+          throw new Inconclusive(`the configuration could not be read (GET /api/v1/config ${config.status}, GET /api/v1/config/apiproxy ${apiProxy.status})`);
+        }
+        const d = settings.documents;
+        return {
+          content: { main: getAt(config.json, d.main.inConfig), sources: getAt(config.json, d.sources.inConfig), apiProxy: apiProxy.json },
+          revision: { main: revisionOf(config, 'main'), sources: revisionOf(config, 'sources'), apiProxy: revisionOf(apiProxy, 'apiProxy') },
+          replies: [config, apiProxy],
+        };
+      },
+      exclusive: async () => {
+        if (!(await identity.lease('stream-proxy-configuration', [0], 300_000))) throw new Inconclusive('another check held the configuration documents for five minutes');
+      },
+      save: (doc, body, ifMatch, label) => {
+        const s = SAVE[doc];
+        const content = 'json' in body ? { json: body.json } : { body: body.raw, headers: { 'content-type': 'application/json' } };
+        const headers: Record<string, string | undefined> = { ...('headers' in content ? content.headers : {}), 'If-Match': ifMatch };
+        return admin({ method: s.method, path: s.path, ...content, headers, label: label ?? `save ${doc}${ifMatch === undefined ? ' without If-Match' : ''}` });
+      },
+    };
+    await use(proxy);
+  },
+});

@@ -1,0 +1,90 @@
+/**
+ * Putting back what the suite changed on a deployment: a configuration document saved back as it was (only over a
+ * revision the harness wrote itself: anything else is somebody's work, reported as a conflict), a user it created
+ * deleted. Used when a test ends and by `npm run restore` for what an interrupted run left in the journal.
+ */
+import { createHash } from 'node:crypto';
+import type { Reply, RequestSpec } from '../../harness/http/client.ts';
+import type { RestoreContext } from '../../harness/interface.ts';
+import { getAt } from './pointer.ts';
+import type { StreamProxySettings } from './settings.ts';
+
+type Doc = 'main' | 'sources' | 'apiProxy';
+
+export interface ConfigUndo {
+  kind: 'config';
+  doc: Doc;
+  original: unknown;
+  originalRevision: string;
+  /** Every revision the harness's own saves produced. */
+  written: string[];
+  /**
+   * The SHA-256 of every document body the harness sent, recorded before sending: a run killed between a save and
+   * the journal line of its revision still left a document the harness can recognise as its own.
+   */
+  sent: string[];
+}
+
+/** The hash a document's content is recognised by (its canonical JSON: members in sorted order). */
+export function contentHash(value: unknown): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
+  return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
+}
+
+export interface UserUndo {
+  kind: 'user';
+  username: string;
+  targets: string[];
+}
+
+export type StreamUndo = ConfigUndo | UserUndo;
+
+type Send = (r: RequestSpec) => Promise<Reply>;
+const HEADER: Record<Doc, string> = { main: 'x-config-main-revision', sources: 'x-config-sources-revision', apiProxy: 'x-config-api-proxy-revision' };
+const SAVE: Record<Doc, { method: string; path: string }> = {
+  main: { method: 'POST', path: '/api/v1/config/main' },
+  sources: { method: 'POST', path: '/api/v1/config/sources' },
+  apiProxy: { method: 'PUT', path: '/api/v1/config/apiproxy' },
+};
+
+async function current(send: Send, doc: Doc, inConfig: string): Promise<{ revision?: string; content: unknown }> {
+  const r = await send({ method: 'GET', path: doc === 'apiProxy' ? '/api/v1/config/apiproxy' : '/api/v1/config', authenticate: true, label: `restore: the ${doc} document now` });
+  if (r.status !== 200) throw new Error(`the configuration could not be read (${r.status})`);
+  return { revision: r.headers[HEADER[doc]]?.replace(/^"(.*)"$/, '$1'), content: doc === 'apiProxy' ? r.json : getAt(r.json, inConfig) };
+}
+
+export async function restoreConfig(undo: ConfigUndo, send: Send, settings: StreamProxySettings): Promise<'restored' | 'nothing' | { conflict: string }> {
+  const { revision: now, content } = await current(send, undo.doc, settings.documents[undo.doc].inConfig);
+  if (now === undo.originalRevision) return 'nothing';
+  // The harness's own writing: a revision it was told, or content it sent (nobody else's change can be lost then).
+  const ours = (now !== undefined && undo.written.includes(now)) || undo.sent.includes(contentHash(content));
+  if (now === undefined || !ours) {
+    return { conflict: `the ${undo.doc} document is at revision ${now ?? '(none)'}, which the harness did not write: somebody changed it since; it is left as it is` };
+  }
+  const s = SAVE[undo.doc];
+  const r = await send({ method: s.method, path: s.path, json: undo.original, headers: { 'If-Match': now }, authenticate: true, label: `restore: save ${undo.doc} back as it was` });
+  if (r.status === 409) return { conflict: `the ${undo.doc} document changed while it was being restored (409)` };
+  if (r.status !== 200) throw new Error(`saving ${undo.doc} back was answered ${r.status} ${r.text.slice(0, 200)}`);
+  return 'restored';
+}
+
+export async function restoreUser(undo: UserUndo, send: Send): Promise<'restored' | 'nothing'> {
+  let deleted = false;
+  for (const t of undo.targets) {
+    const r = await send({ method: 'DELETE', path: `/api/v1/user/${encodeURIComponent(t)}/${encodeURIComponent(undo.username)}`, authenticate: true, label: `restore: delete user ${undo.username} from ${t}` });
+    if (r.status === 200) deleted = true;
+  }
+  return deleted ? 'restored' : 'nothing';
+}
+
+/** The descriptor's restore, for `npm run restore`. */
+export async function restoreWrite(undo: StreamUndo, ctx: RestoreContext): Promise<'restored' | 'nothing' | { conflict: string }> {
+  const send: Send = (r) => ctx.client.send(r);
+  return undo.kind === 'config' ? restoreConfig(undo, send, ctx.settings as StreamProxySettings) : restoreUser(undo, send);
+}
+
+/** Whether a document holds the content it had (its scratch member, the only one the harness sets). */
+export function sameScratch(a: unknown, b: unknown, settings: StreamProxySettings, doc: Doc): boolean {
+  return JSON.stringify(getAt(a, settings.documents[doc].scratch)) === JSON.stringify(getAt(b, settings.documents[doc].scratch));
+}

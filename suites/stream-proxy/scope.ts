@@ -1,0 +1,45 @@
+import type { StreamProxySettings } from './settings.ts';
+
+/** What a profile lets the stream-proxy suite judge, and why the rest is not applicable. */
+export interface StreamScope {
+  operations: Record<string, string>;
+  requirements: Record<string, string>;
+}
+
+const SAVES = ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED', 'B-CONFIG-CONCURRENT', 'B-CONFIG-DOCS-INDEPENDENT'];
+const USERS = ['B-USER-CREATE', 'B-USER-DUP-USERNAME', 'B-USER-DUP-TOKEN', 'B-USER-UPDATE', 'B-USER-MOVE', 'B-USER-DELETE'];
+const WRITE_OPERATIONS = [
+  'POST /api/v1/config/main',
+  'POST /api/v1/config/sources',
+  'PUT /api/v1/config/apiproxy',
+  'POST /api/v1/user/{target}',
+  'PUT /api/v1/user/{target}',
+  'DELETE /api/v1/user/{target}/{username}',
+  'POST /api/v1/playlist/update',
+  'POST /api/v1/library/scan',
+  'POST /api/v1/file/download',
+  'POST /api/v1/user/playlist/bouquet',
+];
+
+/** Slower than this, the web-player expiry is a slow check, run only where the profile turns slow checks on. */
+export const SLOW_EXPIRY_MS = 10_000;
+
+export function streamScope(s: StreamProxySettings, o: { writes: boolean; live: boolean }): StreamScope {
+  const operations: Record<string, string> = {};
+  const requirements: Record<string, string> = {};
+  const na = (ids: string[], why: string) => ids.forEach((id) => (requirements[id] ??= why));
+  if (!o.writes) {
+    const why = 'the profile does not allow writes: no configuration is saved, no user changed, no update or scan started';
+    for (const op of WRITE_OPERATIONS) operations[op] = why;
+    na([...SAVES, ...USERS, 'B-UPDATE-ACCEPTED', 'B-UPDATE-COLLAPSED', 'B-UPDATE-INVALID', 'B-LIBRARY-SCAN', 'B-USER-BOUQUET'], why);
+  }
+  if (s.webAuthEnabled) na(['B-AUTH-BYPASS'], 'web_auth_enabled is true in the profile: admin protection applies');
+  else na(['B-AUTH-ADMIN'], 'web_auth_enabled is false in the profile: no token is needed');
+  if (s.userUiEnabled) na(['B-USER-UI-OFF'], 'user_ui_enabled is true in the profile: the user endpoints exist');
+  else na(['B-USER-AUTH', 'B-USER-BOUQUET'], 'user_ui_enabled is false in the profile: the user endpoints do not exist');
+  if (s.libraryEnabled) na(['B-LIBRARY-DISABLED'], 'library.enabled is true in the profile');
+  else na(['B-LIBRARY-SCAN', 'B-LIBRARY-STATUS'], 'library.enabled is false in the profile: the library endpoints do not exist');
+  if (s.targets.length < 2) na(['B-USER-MOVE'], 'the profile names one target: a user cannot be moved to another');
+  if (s.webPlayerTokenMs >= SLOW_EXPIRY_MS && !s.slowChecks) na(['B-WEBPLAYER-EXPIRY'], `waiting out a ${s.webPlayerTokenMs / 1000} s token is a slow check: the profile does not turn slow checks on (settings.slowChecks)`);
+  return { operations, requirements };
+}

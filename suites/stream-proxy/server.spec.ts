@@ -1,0 +1,56 @@
+import { test, reqTags, RequirementViolation } from './proxy.ts';
+
+test.describe('server state and the media library', () => {
+  test('status, active streams, a batch CSV and the GeoIP update answer as the table says', { tag: reqTags('B-STATUS', 'B-STREAMS', 'B-BATCH-CSV', 'B-GEOIP') }, async ({ stream: proxy, verify }) => {
+    await verify('B-STATUS', async () => {
+      const r = await proxy.admin({ method: 'GET', path: '/api/v1/status', label: 'server status' });
+      if (r.status !== 200 || !r.json || typeof r.json !== 'object' || Array.isArray(r.json)) throw new RequirementViolation('B-STATUS', `GET /api/v1/status was answered ${r.status} ${r.text.slice(0, 200)}`, '200 with a JSON object', [r.exchange]);
+    });
+    await verify('B-STREAMS', async () => {
+      const r = await proxy.admin({ method: 'GET', path: '/api/v1/streams', label: 'active streams' });
+      if (r.status !== 200 || !Array.isArray(r.json)) throw new RequirementViolation('B-STREAMS', `GET /api/v1/streams was answered ${r.status} ${r.text.slice(0, 200)}`, '200 with a JSON list', [r.exchange]);
+    });
+    await verify('B-BATCH-CSV', async () => {
+      const r = await proxy.admin({ method: 'GET', path: `/api/v1/config/batchContent/${proxy.settings.inputId}`, label: 'batch CSV of the input' });
+      const type = (r.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (r.status !== 200 || type !== 'text/csv') throw new RequirementViolation('B-BATCH-CSV', `the batch content of input ${proxy.settings.inputId} was answered ${r.status} as ${type || 'no content type'}`, '200 as text/csv', [r.exchange]);
+    });
+    await verify('B-GEOIP', async () => {
+      const r = await proxy.admin({ method: 'GET', path: '/api/v1/geoip/update', label: 'GeoIP update' });
+      if (r.status !== 200 && r.status !== 400) throw new RequirementViolation('B-GEOIP', `GET /api/v1/geoip/update was answered ${r.status}`, '200, or 400 when GeoIP is disabled or the download failed', [r.exchange]);
+    });
+  });
+
+  test('library: a scan starts with 202, a second while it runs gets 400, the status answers; disabled, neither succeeds', { tag: reqTags('B-LIBRARY-SCAN', 'B-LIBRARY-STATUS', 'B-LIBRARY-DISABLED') }, async ({ stream: proxy, verify, notApplicable }) => {
+    const ids = ['B-LIBRARY-SCAN', 'B-LIBRARY-STATUS', 'B-LIBRARY-DISABLED'];
+    for (const id of ids) if (proxy.scope.requirements[id]) notApplicable(id, proxy.scope.requirements[id]);
+    if (!proxy.settings.libraryEnabled) {
+      await verify('B-LIBRARY-DISABLED', async () => {
+        // "The library endpoints exist only when library.enabled is true", yet a scan "400 library not enabled":
+        // both readings are accepted, a success never is. Without writes only the status is asked.
+        const asks = [{ method: 'GET', path: '/api/v1/library/status' }, ...(proxy.scope.operations['POST /api/v1/library/scan'] ? [] : [{ method: 'POST', path: '/api/v1/library/scan', json: { force_rescan: false } }])];
+        for (const a of asks) {
+          const r = await proxy.admin({ ...a, label: `${a.method} ${a.path} with the library disabled` });
+          if (![400, 404, 405].includes(r.status)) throw new RequirementViolation('B-LIBRARY-DISABLED', `${a.method} ${a.path} was answered ${r.status} with the library disabled`, '400, 404 or 405', [r.exchange]);
+        }
+      });
+      return;
+    }
+    await verify('B-LIBRARY-STATUS', async () => {
+      const r = await proxy.admin({ method: 'GET', path: '/api/v1/library/status', label: 'library status' });
+      if (r.status !== 200 || r.json === undefined) throw new RequirementViolation('B-LIBRARY-STATUS', `GET /api/v1/library/status was answered ${r.status} ${r.text.slice(0, 200)}`, '200 with JSON', [r.exchange]);
+    });
+    if (proxy.scope.requirements['B-LIBRARY-SCAN']) return;
+    await verify('B-LIBRARY-SCAN', async () => {
+      // A scan that is already running (another check's, or the operator's) answers 400 too: wait for it to end.
+      let first = await proxy.admin({ method: 'POST', path: '/api/v1/library/scan', json: { force_rescan: false }, label: 'start a library scan' });
+      for (let i = 0; i < 50 && first.status === 400; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        first = await proxy.admin({ method: 'POST', path: '/api/v1/library/scan', json: { force_rescan: false }, label: 'start a library scan (again, the last was running)' });
+      }
+      if (first.status !== 202) throw new RequirementViolation('B-LIBRARY-SCAN', `a scan with none running was answered ${first.status}`, '202: scan started', [first.exchange]);
+      const second = await proxy.admin({ method: 'POST', path: '/api/v1/library/scan', json: { force_rescan: true }, label: 'a second scan while the first runs' });
+      if (second.status !== 400) throw new RequirementViolation('B-LIBRARY-SCAN', `a scan while one runs was answered ${second.status}`, '400: scan already running', [first.exchange, second.exchange]);
+    });
+  });
+});

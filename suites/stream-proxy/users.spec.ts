@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import { fitTimeout } from '../../harness/budget.ts';
+import { depthFactor } from '../../harness/options.ts';
+import { commandProperty, type Step } from '../../harness/stateful.ts';
+import type { WriteJournal } from '../../harness/writes.ts';
+import { UserModel, type UserAction } from './model.ts';
+import { test, reqTags, RequirementViolation, type Proxy } from './proxy.ts';
+import { restoreUser, type UserUndo } from './restore.ts';
+
+const USERS = ['B-USER-CREATE', 'B-USER-DUP-USERNAME', 'B-USER-DUP-TOKEN', 'B-USER-UPDATE', 'B-USER-MOVE', 'B-USER-DELETE'];
+const USER_CASES = 100;
+
+interface Real {
+  proxy: Proxy;
+  writes: WriteJournal;
+  /** This case's usernames and tokens: fresh per case, so that cases never meet each other's users. */
+  names: string[];
+  tokens: string[];
+  targets: string[];
+  guarded: Set<string>;
+}
+
+test('proxy users, model-based property: create, update, move and delete with duplicate names and tokens', { tag: reqTags(...USERS) }, async ({ stream: proxy, property, notApplicable, writes, identity, profile, target }, testInfo) => {
+  const judged = USERS.filter((id) => !proxy.scope.requirements[id]);
+  for (const id of USERS) if (proxy.scope.requirements[id]) notApplicable(id, proxy.scope.requirements[id]);
+  if (judged.length === 0) return;
+  fitTimeout(testInfo, { requests: USER_CASES * depthFactor() * 14 * 2 }, profile, !target.reference);
+  await proxy.exclusive();
+  const targets = proxy.settings.targets.map((t) => t.name);
+  await property(
+    commandProperty<UserModel, Real>({
+      id: 'stream-proxy-users',
+      requirements: judged,
+      runs: USER_CASES,
+      steps: userSteps(targets.length),
+      maxSteps: 10,
+      setup: () => {
+        const base = identity.name('user');
+        return {
+          model: new UserModel(),
+          real: { proxy, writes, names: [0, 1, 2].map((i) => `${base}-u${i}`), tokens: [0, 1, 2].map((i) => `${base}-t${i}`), targets, guarded: new Set() },
+        };
+      },
+    }),
+  );
+});
+
+type UserStep = Step<UserModel, Real>;
+
+/** Before a user may come to exist: journalled, and deleted (from every target) when the test ends. */
+function guardUser(r: Real, username: string): void {
+  if (r.guarded.has(username)) return;
+  r.guarded.add(username);
+  const undo: UserUndo = { kind: 'user', username, targets: r.targets };
+  r.writes.intend('POST /api/v1/user/{target}', `delete user ${username}`, undo, async () => ((await restoreUser(undo, (q) => r.proxy.admin(q))) === 'restored' ? 'undone' : 'nothing'));
+}
+
+function body(r: Real, username: string, token: string | undefined): Record<string, unknown> {
+  return { username, password: 'conformance', ...(token ? { token } : {}), proxy: 'reverse', server: r.proxy.settings.serverProfile, max_connections: 1, status: 'Active', exp_date: null };
+}
+
+function userSteps(targetCount: number): Array<fc.Arbitrary<UserStep>> {
+  const who = fc.integer({ min: 0, max: 2 });
+  const where = fc.integer({ min: 0, max: targetCount - 1 });
+  const token = fc.integer({ min: 0, max: 2 });
+  const step = (action: (r: Real) => UserAction, describe: string): UserStep => ({
+    describe: () => describe,
+    testing: ['B-USER-CREATE', 'B-USER-DUP-USERNAME', 'B-USER-DUP-TOKEN', 'B-USER-UPDATE', 'B-USER-MOVE', 'B-USER-DELETE'],
+    applies: () => true,
+    run: async (m, r, saw) => {
+      const a = action(r);
+      const e = m.expect(a);
+      if (a.kind !== 'delete') guardUser(r, a.username);
+      const t = encodeURIComponent(a.target);
+      const reply =
+        a.kind === 'delete'
+          ? await r.proxy.admin({ method: 'DELETE', path: `/api/v1/user/${t}/${encodeURIComponent(a.username)}`, label: describe })
+          : await r.proxy.admin({ method: a.kind === 'create' ? 'POST' : 'PUT', path: `/api/v1/user/${t}`, json: body(r, a.username, a.token), label: describe });
+      if (reply.status !== e.status) {
+        throw new RequirementViolation(e.requirement, `${describe}: answered ${reply.status} ${reply.text.slice(0, 200)}`, String(e.status), [reply.exchange]);
+      }
+      saw(e.requirement);
+      if (reply.status === 200) m.apply(a);
+    },
+  });
+  return [
+    fc.tuple(who, where, fc.option(token, { nil: undefined })).map(([u, t, k]) =>
+      step((r) => ({ kind: 'create', username: r.names[u], target: r.targets[t], token: k === undefined ? undefined : r.tokens[k] }), `create user ${u} in target ${t}${k === undefined ? '' : ` with token ${k}`}`),
+    ),
+    fc.tuple(who, where, token).map(([u, t, k]) => step((r) => ({ kind: 'update', username: r.names[u], target: r.targets[t], token: r.tokens[k] }), `update user ${u} in target ${t} with token ${k}`)),
+    fc.tuple(who, where).map(([u, t]) => step((r) => ({ kind: 'delete', username: r.names[u], target: r.targets[t] }), `delete user ${u} from target ${t}`)),
+  ];
+}

@@ -74,7 +74,8 @@ export class ConfigStore {
    * two saves with one revision cannot both pass: the second sees the file the first wrote.
    */
   async save(doc: DocName, ifMatch: string | undefined, raw: string): Promise<SaveOutcome> {
-    const unconditional = ifMatch === undefined && this.on('missing-if-match-saved');
+    // The faults: a save without If-Match, or with one that is no revision at all, goes through unchecked.
+    const unconditional = (ifMatch === undefined && this.on('missing-if-match-saved')) || (ifMatch !== undefined && this.on('malformed-if-match-ignored') && !REVISION.test(unquote(ifMatch)));
     if (ifMatch === undefined && !unconditional) return { status: 428, message: `If-Match with the current ${REVISION_HEADER[doc]} is required.` };
     if (!unconditional) {
       const given = unquote(ifMatch!);

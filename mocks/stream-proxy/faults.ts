@@ -199,6 +199,45 @@ export const faults = [
     // The spec documents text/csv for that response.
     collateral: ['B-GEN-CONTENT-TYPE'],
   },
+  {
+    name: 'malformed-if-match-ignored',
+    description: 'Saves when If-Match is not a revision at all (a value that fails to parse is treated as "no condition").',
+    violates: ['B-CONFIG-IF-MATCH-MALFORMED'],
+  },
+  {
+    name: 'epg-target-refused',
+    description: 'Refuses the Target variant of the EPG request (only Custom EPG documents are served).',
+    violates: ['B-EPG'],
+  },
+  {
+    name: 'status-array',
+    description: 'Answers GET /api/v1/status with the state wrapped in a list.',
+    violates: ['B-STATUS'],
+    // The spec documents the body's type: the same evidence breaks the schema check.
+    collateral: ['B-GEN-SCHEMA'],
+  },
+  {
+    name: 'streams-object',
+    description: 'Answers GET /api/v1/streams with an object wrapping the list.',
+    violates: ['B-STREAMS'],
+    // The spec documents the body's type: the same evidence breaks the schema check.
+    collateral: ['B-GEN-SCHEMA'],
+  },
+  {
+    name: 'geoip-500',
+    description: 'Answers the GeoIP update with a server error instead of 200 or 400.',
+    violates: ['B-GEOIP'],
+  },
+  {
+    name: 'library-status-500',
+    description: 'Answers the library status with a server error.',
+    violates: ['B-LIBRARY-STATUS'],
+  },
+  {
+    name: 'create-needs-token',
+    description: 'Refuses to create a user without a token, although the token is optional.',
+    violates: ['B-USER-CREATE'],
+  },
 ] as const satisfies readonly Fault[];
 
 export type StreamProxyFault = (typeof faults)[number]['name'];

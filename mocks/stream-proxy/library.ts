@@ -34,6 +34,7 @@ export class Library {
   }
 
   status(): Reply {
+    if (this.on('library-status-500')) return fail(500, 'The library index could not be read.');
     const { movies, series, episodes } = this.items;
     return ok({ scanning: this.scanning, last_scan: this.lastScan, items: { movies, series, episodes, total: movies + series + episodes } });
   }

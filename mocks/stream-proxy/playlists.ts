@@ -125,6 +125,7 @@ export class Playlists {
     const keys = ['Target', 'Custom'].filter((k) => k in body);
     if (keys.length !== 1) return fail(400, 'A PlaylistEpgRequest names exactly one of Target and Custom.');
     if (keys[0] === 'Target') {
+      if (this.on('epg-target-refused')) return fail(400, 'EPG by target is not supported.');
       const id = body.Target;
       if (typeof id !== 'number' || !this.targetIds.includes(id)) return fail(400, `No target with id ${JSON.stringify(id)}.`);
       const channels = CATALOGUE.live.flatMap((g) => g.names).map((name, i) => ({ id: `target${id}.${i + 1}`, name }));

@@ -156,8 +156,8 @@ export async function start(options: StartOptions): Promise<StreamProxyServer> {
 
   // ---- the rest ------------------------------------------------------------------------------------------------
 
-  const status: Handler = () =>
-    ok({
+  const status: Handler = () => {
+    const state = {
       status: 'ok',
       version: '0.0.0-reference',
       server_time: new Date().toISOString(),
@@ -166,7 +166,10 @@ export async function start(options: StartOptions): Promise<StreamProxyServer> {
       active_connections: 0,
       update_pending: updates.pending,
       library_scanning: settings.libraryEnabled ? library.scanning : undefined,
-    });
+    };
+    // The fault: the state wrapped in a list, as a handler written for several servers would send it.
+    return ok(on('status-array') ? [state] : state);
+  };
 
   const fileDownload: Handler = async (req) => {
     // "payload shape: not shown": whatever is sent is queued (and nothing is downloaded).
@@ -184,8 +187,8 @@ export async function start(options: StartOptions): Promise<StreamProxyServer> {
     ['GET', `${prefix}/stream/:token/:target/:virtual`, 'public', (_req, p) => webPlayer.stream(p.token ?? '', p.target ?? '', p.virtual ?? '')],
 
     ['GET', api('/status'), 'admin', status],
-    ['GET', api('/streams'), on('streams-open') ? 'public' : 'admin', () => ok([])],
-    ['GET', api('/geoip/update'), 'admin', () => fail(400, 'GeoIP is disabled on this deployment.')],
+    ['GET', api('/streams'), on('streams-open') ? 'public' : 'admin', () => ok(on('streams-object') ? { streams: [] } : [])],
+    ['GET', api('/geoip/update'), 'admin', () => (on('geoip-500') ? fail(500, 'GeoIP update crashed.') : fail(400, 'GeoIP is disabled on this deployment.'))],
     ['GET', api('/ipinfo'), 'admin', () => ok({ ipv4: '192.0.2.10', ipv6: '2001:db8::10' })],
 
     ['GET', api('/config'), 'admin', readConfig],

@@ -43,6 +43,7 @@ export class ProxyUsers {
     if (!users) return { ok: false, message: `No target named ${target}.` };
     const c = this.credentials(body);
     if ('message' in c) return { ok: false, message: c.message };
+    if (this.on('create-needs-token') && c.token === undefined) return { ok: false, message: 'token is required.' };
     // Usernames are unique across all targets (the fault: only the path's target is looked at).
     const clash = this.on('duplicate-username-accepted') ? users.find((u) => u.username === c.username) : this.find(c.username)?.user;
     if (clash) return { ok: false, message: `A user named ${c.username} exists.` };

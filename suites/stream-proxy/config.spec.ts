@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Reply } from '../../harness/http/client.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { commandProperty, type Step } from '../../harness/stateful.ts';
@@ -152,19 +153,17 @@ function revisionSteps(): Array<fc.Arbitrary<RevisionStep>> {
 
   const read = (c: number): RevisionStep => ({
     describe: () => `client ${c + 1} reads`,
-    testing: ['B-CONFIG-SAVE', 'B-CONFIG-DOCS-INDEPENDENT'],
+    testing: ['B-CONFIG-SAVE'],
     applies: () => true,
     run: async (m, r, saw) => {
       const s = await r.proxy.read(`client ${c + 1} reads`);
       for (const d of DOCS) {
         const now = s.revision[d];
         const scratch = getAt(s.content[d], r.proxy.settings.documents[d].scratch);
+        // Every save was verified when it was made: a read that disagrees now shows a save that did not last.
         if (now !== m.revision[d] || JSON.stringify(scratch) !== JSON.stringify(m.scratch[d])) {
-          // What the last successful save said, or a save of another document changed this one.
-          const id = m.lastSavedDoc === d || m.lastSavedDoc === undefined ? 'B-CONFIG-SAVE' : 'B-CONFIG-DOCS-INDEPENDENT';
-          throw new RequirementViolation(id, `${d} reads back at revision ${now} with ${JSON.stringify(scratch)}; the last saves left it at ${m.revision[d]} with ${JSON.stringify(m.scratch[d])}`, 'the revision and content the last successful save gave it', s.replies.map((x) => x.exchange));
+          throw new RequirementViolation('B-CONFIG-SAVE', `${d} reads back at revision ${now} with ${JSON.stringify(scratch)}; the last saves left it at ${m.revision[d]} with ${JSON.stringify(m.scratch[d])}`, 'the revision and content the last successful save gave it', s.replies.map((x) => x.exchange));
         }
-        if (m.lastSavedDoc !== undefined) saw(m.lastSavedDoc === d ? 'B-CONFIG-SAVE' : 'B-CONFIG-DOCS-INDEPENDENT');
       }
       m.read(c, s.revision as Record<Doc, string>);
       r.copies[c] = structuredClone(s.content);
@@ -173,7 +172,7 @@ function revisionSteps(): Array<fc.Arbitrary<RevisionStep>> {
 
   const save = (c: number, d: Doc, ifMatch: IfMatch, brokenBody: boolean, sameContent: boolean): RevisionStep => ({
     describe: () => `client ${c + 1} saves ${d} ${brokenBody ? 'with a body that is not JSON' : sameContent ? 'unchanged' : 'with a new value'}, If-Match ${ifMatch}`,
-    testing: ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED'],
+    testing: ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED', 'B-CONFIG-DOCS-INDEPENDENT'],
     applies: () => true,
     run: async (m, r, saw) => {
       const pointer = r.proxy.settings.documents[d].scratch;
@@ -187,8 +186,12 @@ function revisionSteps(): Array<fc.Arbitrary<RevisionStep>> {
       if (!e.statuses.includes(reply.status)) {
         throw new RequirementViolation(e.requirement, `${e.why}: answered ${reply.status} ${reply.text.slice(0, 200)}`, e.statuses.join(' or '), [reply.exchange]);
       }
-      saw(e.requirement);
-      if (reply.status !== 200) return;
+      if (reply.status !== 200) {
+        // "409 changed on server", "428 If-Match missing", "400 validation failed": a refused save changes nothing.
+        await expectUnchanged(m, r, e.requirement, `after ${e.why} was refused (${reply.status})`, reply);
+        saw(e.requirement);
+        return;
+      }
       const revision = revisionOf(reply, d);
       if (!revision) throw new RequirementViolation('B-CONFIG-SAVE', `the save of ${d} was answered 200 without ${REVISION_HEADER[d]}`, `200 with a new ${REVISION_HEADER[d]}`, [reply.exchange]);
       const changed = JSON.stringify(value) !== JSON.stringify(m.scratch[d]);
@@ -196,11 +199,34 @@ function revisionSteps(): Array<fc.Arbitrary<RevisionStep>> {
         throw new RequirementViolation('B-CONFIG-REVISION-CHANGE', `the save changed ${pointer} of ${d} to ${JSON.stringify(value)}, but its revision stayed ${revision}`, 'a new revision', [reply.exchange]);
       }
       if (changed) saw('B-CONFIG-REVISION-CHANGE');
+      // Read back at once, so that a save that did not do what it said is caught here and the model never drifts.
+      const s = await r.proxy.read(`after client ${c + 1} saved ${d}`);
+      const now = getAt(s.content[d], pointer);
+      if (s.revision[d] !== revision || JSON.stringify(now) !== JSON.stringify(value)) {
+        throw new RequirementViolation('B-CONFIG-SAVE', `the save of ${d} answered 200 with revision ${revision}; a read right after shows revision ${s.revision[d]} and ${pointer} ${JSON.stringify(now)}`, `revision ${revision} and ${JSON.stringify(value)}`, [reply.exchange, ...s.replies.map((x) => x.exchange)]);
+      }
+      saw('B-CONFIG-SAVE');
+      for (const other of DOCS.filter((x) => x !== d)) {
+        if (s.revision[other] !== m.revision[other]) {
+          throw new RequirementViolation('B-CONFIG-DOCS-INDEPENDENT', `saving ${d} moved the ${other} revision from ${m.revision[other]} to ${s.revision[other]}`, `${other} unchanged`, [reply.exchange, ...s.replies.map((x) => x.exchange)]);
+        }
+      }
+      saw('B-CONFIG-DOCS-INDEPENDENT');
       m.saved(c, d, revision, value);
-      m.lastSavedDoc = d;
       r.copies[c][d] = body;
     },
   });
+
+  /** After a refused save: every document as the model holds it. */
+  const expectUnchanged = async (m: RevisionModel, r: Real, requirement: string, when: string, reply: Reply) => {
+    const s = await r.proxy.read(when);
+    for (const d of DOCS) {
+      const scratch = getAt(s.content[d], r.proxy.settings.documents[d].scratch);
+      if (s.revision[d] !== m.revision[d] || JSON.stringify(scratch) !== JSON.stringify(m.scratch[d])) {
+        throw new RequirementViolation(requirement, `${when}, ${d} is at revision ${s.revision[d]} with ${JSON.stringify(scratch)}`, `unchanged: revision ${m.revision[d]} with ${JSON.stringify(m.scratch[d])}`, [reply.exchange, ...s.replies.map((x) => x.exchange)]);
+      }
+    }
+  };
 
   return [
     client.map(read),

@@ -27,8 +27,6 @@ export class RevisionModel {
   readonly scratch: Record<Doc, unknown>;
   /** What each client last read: the revision it would send in If-Match. */
   readonly seen: Array<Record<Doc, string>>;
-  /** The document the last successful save changed: a read that disagrees blames that save, or its reach into another. */
-  lastSavedDoc: Doc | undefined;
 
   constructor(revision: Record<Doc, string>, scratch: Record<Doc, unknown>, clients: number) {
     this.revision = { ...revision };
@@ -72,6 +70,8 @@ export class UserModel {
   readonly users = new Map<string, ProxyUser>();
   /** Users moved away from a target: deleting them there must fail (no copy was left behind). */
   private readonly movedFrom = new Map<string, string>();
+  /** Usernames that were moved at some point of the case: a copy left behind would still hold the name. */
+  private readonly everMoved = new Set<string>();
 
   private tokenTaken(token: string | undefined, except: string): boolean {
     return token !== undefined && [...this.users].some(([name, u]) => name !== except && u.token === token);
@@ -83,7 +83,8 @@ export class UserModel {
     if (a.kind === 'create') {
       if (u) return { status: 400, requirement: 'B-USER-DUP-USERNAME' };
       if (this.tokenTaken(a.token, a.username)) return { status: 400, requirement: 'B-USER-DUP-TOKEN' };
-      return { status: 200, requirement: 'B-USER-CREATE' };
+      // A refusal of a name that was moved earlier is evidence of a copy the move left behind.
+      return { status: 200, requirement: this.everMoved.has(a.username) ? 'B-USER-MOVE' : 'B-USER-CREATE' };
     }
     if (a.kind === 'update') {
       if (!u) return { status: 400, requirement: 'B-USER-UPDATE' };
@@ -102,7 +103,10 @@ export class UserModel {
       return;
     }
     const before = this.users.get(a.username);
-    if (before && before.target !== a.target) this.movedFrom.set(a.username, before.target);
+    if (before && before.target !== a.target) {
+      this.movedFrom.set(a.username, before.target);
+      this.everMoved.add(a.username);
+    }
     if (before?.target === a.target) this.movedFrom.delete(a.username);
     this.users.set(a.username, { target: a.target, token: a.token });
   }

@@ -70,11 +70,15 @@ export class UserModel {
   readonly users = new Map<string, ProxyUser>();
   /** Users moved away from a target: deleting them there must fail (no copy was left behind). */
   private readonly movedFrom = new Map<string, string>();
-  /** Usernames that were moved at some point of the case: a copy left behind would still hold the name. */
-  private readonly everMoved = new Set<string>();
+  /** Names and tokens of users at the moment they were moved: a copy left behind would still hold them. */
+  private readonly residue = new Set<string>();
 
   private tokenTaken(token: string | undefined, except: string): boolean {
     return token !== undefined && [...this.users].some(([name, u]) => name !== except && u.token === token);
+  }
+
+  private leftBehind(a: { username: string; token?: string }): boolean {
+    return this.residue.has(`name:${a.username}`) || (a.token !== undefined && this.residue.has(`token:${a.token}`));
   }
 
   /** The status an action must get and the requirement it is about. */
@@ -83,13 +87,13 @@ export class UserModel {
     if (a.kind === 'create') {
       if (u) return { status: 400, requirement: 'B-USER-DUP-USERNAME' };
       if (this.tokenTaken(a.token, a.username)) return { status: 400, requirement: 'B-USER-DUP-TOKEN' };
-      // A refusal of a name that was moved earlier is evidence of a copy the move left behind.
-      return { status: 200, requirement: this.everMoved.has(a.username) ? 'B-USER-MOVE' : 'B-USER-CREATE' };
+      // A refusal of a name or token a moved user had is evidence of a copy the move left behind.
+      return { status: 200, requirement: this.leftBehind(a) ? 'B-USER-MOVE' : 'B-USER-CREATE' };
     }
     if (a.kind === 'update') {
       if (!u) return { status: 400, requirement: 'B-USER-UPDATE' };
       if (this.tokenTaken(a.token, a.username)) return { status: 400, requirement: 'B-USER-DUP-TOKEN' };
-      return { status: 200, requirement: u.target === a.target ? 'B-USER-UPDATE' : 'B-USER-MOVE' };
+      return { status: 200, requirement: u.target === a.target && !this.leftBehind(a) ? 'B-USER-UPDATE' : 'B-USER-MOVE' };
     }
     if (u && u.target === a.target) return { status: 200, requirement: 'B-USER-DELETE' };
     return { status: 400, requirement: this.movedFrom.get(a.username) === a.target ? 'B-USER-MOVE' : 'B-USER-DELETE' };
@@ -105,7 +109,8 @@ export class UserModel {
     const before = this.users.get(a.username);
     if (before && before.target !== a.target) {
       this.movedFrom.set(a.username, before.target);
-      this.everMoved.add(a.username);
+      this.residue.add(`name:${a.username}`);
+      if (before.token) this.residue.add(`token:${before.token}`);
     }
     if (before?.target === a.target) this.movedFrom.delete(a.username);
     this.users.set(a.username, { target: a.target, token: a.token });

@@ -33,7 +33,7 @@ export interface JournalDone {
   outcome: 'undone' | 'restored' | 'nothing';
 }
 
-/** What a write revealed once sent (the revision it made, the id it got), merged into its intent's undo data. */
+/** What a write revealed once sent (the revision it made, the id it got), merged into its intent's undo data: arrays are appended to, other members replaced. */
 export interface JournalUpdate {
   kind: 'update';
   id: string;
@@ -95,7 +95,11 @@ export function pendingIntents(file: string): JournalIntent[] {
   for (const u of lines) {
     if (u.kind !== 'update') continue;
     const i = intents.find((x) => x.id === u.id);
-    if (i) i.undo = { ...(i.undo as Record<string, unknown>), ...u.undo };
+    if (!i) continue;
+    // Arrays grow (one revision per line, not the whole list again); anything else is replaced.
+    const merged = { ...(i.undo as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(u.undo)) merged[k] = Array.isArray(v) && Array.isArray(merged[k]) ? [...(merged[k] as unknown[]), ...v] : v;
+    i.undo = merged;
   }
   return intents;
 }

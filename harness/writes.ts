@@ -39,8 +39,8 @@ export class WriteJournal {
   /**
    * Announces a write before it is sent: `undo` is the data the interface's restore needs (recorded on disk against a
    * live target), `run` puts it back when the test ends. Call it before sending; if the write then fails, `run` finds
-   * nothing to undo and says so. Returns how to add what the write revealed once sent (the revision it made) to the
-   * recorded undo data.
+   * nothing to undo and says so. Returns how to add to the recorded undo data what the write revealed once sent (the
+   * revision it made): arrays given are appended to the recorded ones, other members replace theirs.
    */
   intend(operation: string, describe: string, undo: unknown, run: () => Promise<'undone' | 'nothing'>): (more: Record<string, unknown>) => void {
     const journalId = this.file

@@ -10,7 +10,9 @@
  * 400 (duplicate username or token), update 200 or 400 (not found, duplicate token; another target moves the user),
  * delete 200 or 400 (not found in that target).
  */
-export type Doc = 'main' | 'sources' | 'apiProxy';
+import type { Doc } from './documents.ts';
+
+export type { Doc };
 
 export type IfMatch = 'as-read' | 'none' | 'malformed';
 

@@ -11,21 +11,8 @@ import type { StreamProxySettings } from './settings.ts';
 
 export { expect, reqTags, deviation, NotTested, Inconclusive, RequirementViolation } from '../../harness/fixtures.ts';
 
-export type Doc = 'main' | 'sources' | 'apiProxy';
-export const DOCS: readonly Doc[] = ['main', 'sources', 'apiProxy'];
-
-export const REVISION_HEADER: Record<Doc, string> = {
-  main: 'x-config-main-revision',
-  sources: 'x-config-sources-revision',
-  apiProxy: 'x-config-api-proxy-revision',
-};
-
-/** How each document is saved (the document's table). */
-export const SAVE: Record<Doc, { method: 'POST' | 'PUT'; path: string; operation: string }> = {
-  main: { method: 'POST', path: '/api/v1/config/main', operation: 'POST /api/v1/config/main' },
-  sources: { method: 'POST', path: '/api/v1/config/sources', operation: 'POST /api/v1/config/sources' },
-  apiProxy: { method: 'PUT', path: '/api/v1/config/apiproxy', operation: 'PUT /api/v1/config/apiproxy' },
-};
+export { DOCS, REVISION_HEADER, SAVE, type Doc } from './documents.ts';
+import { DOCS, REVISION_HEADER, SAVE, type Doc } from './documents.ts';
 
 /** The three documents as one read shows them: their content and their revisions (undefined when a header is missing). */
 export interface Snapshot {

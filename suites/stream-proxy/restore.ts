@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import type { RestoreContext } from '../../harness/interface.ts';
+import { REVISION_HEADER, SAVE, type Doc } from './documents.ts';
 import { getAt } from './pointer.ts';
 import type { StreamProxySettings } from './settings.ts';
 
-type Doc = 'main' | 'sources' | 'apiProxy';
 
 export interface ConfigUndo {
   kind: 'config';
@@ -41,17 +41,11 @@ export interface UserUndo {
 export type StreamUndo = ConfigUndo | UserUndo;
 
 type Send = (r: RequestSpec) => Promise<Reply>;
-const HEADER: Record<Doc, string> = { main: 'x-config-main-revision', sources: 'x-config-sources-revision', apiProxy: 'x-config-api-proxy-revision' };
-const SAVE: Record<Doc, { method: string; path: string }> = {
-  main: { method: 'POST', path: '/api/v1/config/main' },
-  sources: { method: 'POST', path: '/api/v1/config/sources' },
-  apiProxy: { method: 'PUT', path: '/api/v1/config/apiproxy' },
-};
 
 async function current(send: Send, doc: Doc, inConfig: string): Promise<{ revision?: string; content: unknown }> {
   const r = await send({ method: 'GET', path: doc === 'apiProxy' ? '/api/v1/config/apiproxy' : '/api/v1/config', authenticate: true, label: `restore: the ${doc} document now` });
   if (r.status !== 200) throw new Error(`the configuration could not be read (${r.status})`);
-  return { revision: r.headers[HEADER[doc]]?.replace(/^"(.*)"$/, '$1'), content: doc === 'apiProxy' ? r.json : getAt(r.json, inConfig) };
+  return { revision: r.headers[REVISION_HEADER[doc]]?.replace(/^"(.*)"$/, '$1'), content: doc === 'apiProxy' ? r.json : getAt(r.json, inConfig) };
 }
 
 export async function restoreConfig(undo: ConfigUndo, send: Send, settings: StreamProxySettings): Promise<'restored' | 'nothing' | { conflict: string }> {

@@ -3,7 +3,7 @@ import type fc from 'fast-check';
 import { COUNTED_FAILURES } from './counted.ts';
 import { Client, HarnessError, TargetError } from './http/client.ts';
 import { redactExchange, type Exchange } from './http/exchange.ts';
-import { PROBE_BLOCK, freshAddress, freshName, lease, type Lease } from './identity.ts';
+import { PROBE_BLOCK, freshAddress, freshName, lease, reserve, type Lease } from './identity.ts';
 import { ENV, replayFor, replayToken } from './options.ts';
 import { loadProfile } from './profile/load.ts';
 import type { Profile } from './profile/types.ts';
@@ -59,6 +59,8 @@ export interface Identity {
    * to come free; undefined when none did (the check is then not applicable: the pool is too small).
    */
   lease(kind: string, members: readonly number[], waitMs?: number): Promise<Lease | undefined>;
+  /** `amount` consecutive numbers of a kind no other test of this run gets: the worker's block and the first number. */
+  reserve(kind: string, amount: number): { block: number; first: number };
 }
 
 type WorkerFixtures = {
@@ -341,6 +343,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use({
       address: () => freshAddress(testInfo.parallelIndex),
       name: (kind) => freshName(kind, testInfo.parallelIndex),
+      reserve: (kind, amount) => reserve(kind, testInfo.parallelIndex, amount),
       lease: async (kind, members, waitMs = 30_000) => {
         const l = await lease(kind, members, waitMs);
         if (l) leases.push(l);

@@ -24,15 +24,26 @@ function counterFile(kind: string, block: number): string | undefined {
   return run ? path.join(os.tmpdir(), `conformance-identities-${run}-${kind}-${block}`) : undefined;
 }
 
-/** The next number of a kind of identity in one worker's block, carried over to the worker that replaces it. */
-function next(kind: string, block: number, start: () => number): number {
+/**
+ * The next number of a kind of identity in one worker's block (`amount` consecutive ones reserved), carried over to
+ * the worker that replaces it.
+ */
+function next(kind: string, block: number, start: () => number, amount = 1): number {
   const key = `${kind} ${block}`;
   const file = counterFile(kind, block);
   let n = counters.get(key);
   if (n === undefined) n = file && existsSync(file) ? Number(readFileSync(file, 'utf8')) || 0 : start();
-  counters.set(key, n + 1);
-  if (file) writeFileSync(file, String(n + 1));
+  counters.set(key, n + amount);
+  if (file) writeFileSync(file, String(n + amount));
   return n;
+}
+
+/**
+ * `amount` consecutive numbers of a kind that no other test of this run gets: the worker's block and the first
+ * number within it (the block's numbers start at 0). For identities laid out along a scale, such as spans of time.
+ */
+export function reserve(kind: string, parallelIndex: number, amount: number): { block: number; first: number } {
+  return { block: parallelIndex, first: next(kind, parallelIndex, () => 0, amount) };
 }
 
 export function freshAddress(parallelIndex: number): string {

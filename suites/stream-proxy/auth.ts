@@ -7,7 +7,7 @@
 import type { AuthenticationContext, RequestSpec } from '../../harness/http/client.ts';
 import type { Secrets } from '../../harness/secrets.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
-import { getAt } from './pointer.ts';
+import { getAt } from '../../harness/json-pointer.ts';
 import type { StreamProxySettings } from './settings.ts';
 
 type Login = NonNullable<StreamProxySettings['adminLogin']>;

@@ -5,7 +5,7 @@ import { depthFactor } from '../../harness/options.ts';
 import { commandProperty, type Step } from '../../harness/stateful.ts';
 import type { WriteJournal } from '../../harness/writes.ts';
 import { RevisionModel, type Doc, type IfMatch } from './model.ts';
-import { getAt, setAt } from './pointer.ts';
+import { getAt, setAt } from '../../harness/json-pointer.ts';
 import { DOCS, REVISION_HEADER, SAVE, revisionOf, test, reqTags, deviation, NotTested, Inconclusive, RequirementViolation, type Proxy, type Snapshot } from './proxy.ts';
 import { contentHash, restoreConfig, type ConfigUndo } from './restore.ts';
 

@@ -5,7 +5,7 @@
 import { test as base } from '../../harness/fixtures.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
-import { getAt } from './pointer.ts';
+import { getAt } from '../../harness/json-pointer.ts';
 import { streamScope, type StreamScope } from './scope.ts';
 import type { StreamProxySettings } from './settings.ts';
 

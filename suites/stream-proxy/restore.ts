@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import type { RestoreContext } from '../../harness/interface.ts';
 import { REVISION_HEADER, SAVE, type Doc } from './documents.ts';
-import { getAt } from './pointer.ts';
+import { getAt } from '../../harness/json-pointer.ts';
 import type { StreamProxySettings } from './settings.ts';
 
 

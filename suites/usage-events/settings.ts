@@ -8,7 +8,10 @@ import { EnvName, profileEntry } from '../../harness/profile/schema-parts.ts';
  * fills in every default.
  */
 
-const Operator = Type.Union(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'not_like'].map((o) => Type.Literal(o)));
+const Operator = Type.Union([
+  Type.Literal('eq'), Type.Literal('ne'), Type.Literal('gt'), Type.Literal('gte'),
+  Type.Literal('lt'), Type.Literal('lte'), Type.Literal('like'), Type.Literal('not_like'),
+]);
 
 /** A JSON filter clause, in the meter-filter format: {"conjunction":"and"|"or","clauses":[{property, operator, value}]}. */
 export const FilterClause = Type.Object(
@@ -89,6 +92,12 @@ export const UsageEventsEntry = profileEntry({
       ),
       /** Every event the harness ingests is named with this prefix, so that an operator can find and void them. */
       namePrefix: Type.String({ default: 'conformance.', pattern: '^[A-Za-z0-9_.]*$' }),
+      /**
+       * Where in time the harness places its events: each worker of a run takes stretches from here on, 30 years per
+       * worker, so that its cases never share an interval with another case's events. A target that refuses events
+       * this old (whether it may is not shown) needs a later base.
+       */
+      timeBase: Type.String({ default: '1900-01-01T00:00:00Z', format: 'date-time' }),
       /** Meters: on the reference the profile defines them; against a live target it names existing ones. */
       meters: Type.Array(Meter, { default: [] }),
     },

@@ -1,0 +1,115 @@
+/**
+ * What the suite sends: generated events, batches and filter clauses, all inside the region where every reading of
+ * the document agrees (model.ts), and the stretches of time that keep each case's events apart from every other
+ * event of the run.
+ *
+ * Isolation: every case gets external customer ids of its own and a stretch of time no other case of the run uses
+ * (`Stretches`). Lists by external customer id need nothing more; every other query is bounded to the case's stretch,
+ * and statistics aggregate whole intervals, so a stretch keeps an interval's margin clear on both sides.
+ */
+import fc from 'fast-check';
+import type { Identity } from '../../harness/fixtures.ts';
+import { DAY, HOUR, INVALID_KINDS, OPERATORS, intervalStart, nextStart, type Clause, type FilterClause, type Interval, type InvalidKind, type ModelEvent, type Scalar } from './model.ts';
+import type { UsageEventsSettings } from './settings.ts';
+
+/** The event names the suite uses, after the profile's prefix; meters of the reference profile filter on them. */
+export const NAMES = ['api_call', 'llm_tokens', 'storage'] as const;
+/** A string property of every generated event: same-length values, none inside another, so LIKE readings agree. */
+export const TIERS = ['tier_a', 'tier_b', 'tier_c'] as const;
+/** The number property of every generated event, and the one statistics aggregate. */
+export const UNITS = 'units';
+
+/** How many years of time one worker's block of stretches spans before the next block starts. */
+const BLOCK_YEARS = 30;
+
+/**
+ * Stretches of time no other case of the run uses: a block per worker from the profile's time base, handed out in
+ * whole hours. The counter outlives a failed worker (harness/identity.ts), so no stretch is ever given twice.
+ */
+export class Stretches {
+  private readonly base: number;
+  constructor(
+    private readonly identity: Identity,
+    timeBase: string,
+  ) {
+    this.base = Date.parse(timeBase);
+  }
+
+  /** A stretch of `hours` hours whose start is aligned to `align` (an interval kind), with a margin of one interval. */
+  take(hours: number, align: Interval = 'day'): { start: number; end: number } {
+    const slack = align === 'month' ? 31 * 24 : align === 'week' ? 7 * 24 : align === 'day' ? 24 : 1;
+    const { block, first } = this.identity.reserve('usage-events-stretch', hours + 2 * slack);
+    const from = this.base + block * BLOCK_YEARS * 365 * DAY + first * HOUR;
+    // Aligned one interval in, so that the interval before the stretch holds no event of the run either.
+    const start = nextStart(intervalStart(from, align), align);
+    return { start, end: start + hours * HOUR };
+  }
+}
+
+/** Fresh names of a case: external customer ids, seq markers, idempotency keys. */
+export function caseTag(identity: Identity): string {
+  return identity.name('case').replace(/^conformance-case-/, '');
+}
+
+/** A whole even second inside [from, to): events sit on even seconds, bounds on odd ones, so none is on a bound. */
+export const evenSecond = (from: number, to: number) => fc.integer({ min: Math.ceil(from / 2000), max: Math.floor((to - 1) / 2000) }).map((n) => n * 2000);
+
+export interface Owners {
+  customerIds: readonly string[];
+  external: readonly string[];
+}
+
+/** The fields of a valid event but its time and owner, in the agreed region: every property present, one type each. */
+export const eventBody = (prefix: string) =>
+  fc.record({
+    name: fc.constantFrom(...NAMES).map((n) => `${prefix}${n}`),
+    tier: fc.constantFrom(...TIERS),
+    units: fc.integer({ min: 1, max: 100 }),
+  });
+
+/** A valid event at `at` for one of the owners. */
+export function validEvent(prefix: string, owners: Owners, at: fc.Arbitrary<number>): fc.Arbitrary<Omit<ModelEvent, 'seq'>> {
+  const owner = fc.oneof(
+    ...(owners.customerIds.length ? [fc.constantFrom(...owners.customerIds).map((id) => ({ customer_id: id }))] : []),
+    ...(owners.external.length ? [fc.constantFrom(...owners.external).map((id) => ({ external_customer_id: id }))] : []),
+  );
+  return fc.record({ body: eventBody(prefix), owner, at }).map(({ body, owner, at }) => ({ name: body.name, ...owner, at, properties: { tier: body.tier, [UNITS]: body.units } }));
+}
+
+/** An invalid event of a kind: one field breaks the document's table, every other field is valid. */
+export function invalidEvent(kind: InvalidKind, valid: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> {
+  switch (kind) {
+    case 'name':
+      // Characters outside "alphanumeric characters, underscores and dots", in every reading (ASCII or not).
+      return fc.constantFrom('-', ' ', '/', ':', '@', '+').map((bad) => ({ ...valid, name: `${String(valid.name).slice(0, 12)}${bad}x` }));
+    case 'customer':
+      return fc.constant(omit(valid, 'customer_id', 'external_customer_id'));
+    case 'timestamp':
+      return fc.constantFrom('yesterday', 'not a time', '2024-13-45T25:61:00Z', '', '12/31/2024 10:00').map((t) => ({ ...valid, timestamp: t }));
+    case 'properties':
+      return fc.constantFrom<unknown>('units=5', 42, [1, 2], true, null).map((p) => ({ ...valid, properties: p }));
+  }
+}
+
+export const invalidKind = fc.constantFrom(...INVALID_KINDS);
+
+const omit = (o: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+
+/**
+ * A generated clause over the properties every generated event carries, inside the agreed region: eq, ne, like and
+ * not_like on strings (like patterns with % at both ends and no other wildcard), the order operators on numbers.
+ */
+export function clauseArbitrary(prefix: string): fc.Arbitrary<FilterClause> {
+  const string = fc.oneof(
+    fc.record({ property: fc.constant('tier'), operator: fc.constantFrom<Clause['operator']>('eq', 'ne'), value: fc.constantFrom<Scalar>(...TIERS) }),
+    fc.record({ property: fc.constant('name'), operator: fc.constantFrom<Clause['operator']>('eq', 'ne'), value: fc.constantFrom<Scalar>(...NAMES.map((n) => `${prefix}${n}`)) }),
+    fc.record({ property: fc.constantFrom('tier', 'name'), operator: fc.constantFrom<Clause['operator']>('like', 'not_like'), value: fc.constantFrom<Scalar>('%a%', '%b%', '%llm%', '%api%', '%tor%') }),
+  );
+  const number = fc.record({ property: fc.constant(UNITS), operator: fc.constantFrom(...OPERATORS.filter((o) => o !== 'like' && o !== 'not_like')), value: fc.integer({ min: 1, max: 100 }) as fc.Arbitrary<Scalar> });
+  return fc.record({ conjunction: fc.constantFrom<'and' | 'or'>('and', 'or'), clauses: fc.array(fc.oneof(string, number), { minLength: 1, maxLength: 3 }) });
+}
+
+/** The customers the profile lets the harness ingest for, and fresh external ids for one case. */
+export function ownersOf(settings: UsageEventsSettings, tag: string, externals = 2): Owners {
+  return { customerIds: settings.customers.customerIds, external: Array.from({ length: externals }, (_, i) => `${settings.customers.externalPrefix}${tag}-${i}`) };
+}

@@ -1,0 +1,168 @@
+/**
+ * Ingestion: "at most 100 per request", "the number of events ingested and an array of errors for failed events",
+ * the field table (name characters, a customer id, an ISO 8601 timestamp, properties an object), and "ingested
+ * events become queryable within a few seconds", with the fields as sent.
+ */
+import fc from 'fast-check';
+import { fitTimeout } from '../../harness/budget.ts';
+import { depthFactor } from '../../harness/options.ts';
+import { RequirementViolation, deviation } from '../../harness/verdicts.ts';
+import { caseTag, eventBody, evenSecond, invalidKind } from './events.ts';
+import { HOUR, RULE_OF, judgeIngestAnswer, wire, type InvalidKind, type ModelEvent } from './model.ts';
+import { QueryableWatch, fieldsDiffer, reqTags, seqOf, test, type Usage } from './usage.ts';
+
+const RULES = ['D-INGEST-ACCEPTED', 'D-INGEST-NAME', 'D-INGEST-CUSTOMER', 'D-INGEST-TIMESTAMP', 'D-INGEST-PROPERTIES', 'D-INGEST-ERRORS-EXACT', 'D-QUERYABLE', 'D-EVENT-FIELDS'];
+const INGEST_CASES = 100;
+
+/** An event of the batch: valid, or broken in one field (`variant` picks how). */
+interface Slot {
+  body: { name: string; tier: string; units: number };
+  second: number;
+  bad?: { kind: InvalidKind; variant: number };
+}
+
+/** The field an invalid event breaks, every other field valid; each variant is wrong in every reading. */
+function broken(kind: InvalidKind, variant: number, valid: Record<string, unknown>): Record<string, unknown> {
+  const pick = <T>(xs: readonly T[]) => xs[variant % xs.length]!;
+  switch (kind) {
+    case 'name':
+      return { ...valid, name: `${String(valid.name)}${pick(['-x', ' x', '/x', ':x', '@x', '+x'])}` };
+    case 'customer': {
+      const { customer_id: _c, external_customer_id: _e, ...rest } = valid;
+      return rest;
+    }
+    case 'timestamp':
+      return { ...valid, timestamp: pick(['yesterday', 'not a time', '2024-13-45T25:61:00Z', '', '12/31/2024 10:00']) };
+    case 'properties':
+      return { ...valid, properties: pick<unknown>(['units=5', 42, [1, 2], true, null]) };
+  }
+}
+
+/** Mostly small batches, sometimes one near the limit of 100. */
+function batches(prefix: string): fc.Arbitrary<Slot[]> {
+  const slot = fc.record(
+    {
+      body: eventBody(prefix),
+      second: fc.integer({ min: 0, max: 20 * 3600 }),
+      bad: fc.option(fc.record({ kind: invalidKind, variant: fc.nat(9) }), { freq: 3, nil: undefined }),
+    },
+    { requiredKeys: ['body', 'second'] },
+  );
+  return fc.oneof({ weight: 6, arbitrary: fc.array(slot, { minLength: 1, maxLength: 12 }) }, { weight: 1, arbitrary: fc.array(slot, { minLength: 90, maxLength: 100 }) });
+}
+
+/** The batch of a case: its events on the wire, the model of the valid ones, and the kind of each invalid one. */
+function batchOf(usage: Usage, tag: string, slots: Slot[]) {
+  const { start } = usage.stretches.take(24);
+  const external = `${usage.settings.customers.externalPrefix}${tag}`;
+  const invalid = new Map<number, InvalidKind>();
+  const valid: ModelEvent[] = [];
+  const sent = slots.map((s, i) => {
+    const e: ModelEvent = { seq: `${tag}-${i}`, name: s.body.name, external_customer_id: external, at: start + HOUR + s.second * 2000, properties: { tier: s.body.tier, units: s.body.units } };
+    if (!s.bad) {
+      valid.push(e);
+      return wire(e);
+    }
+    invalid.set(i, s.bad.kind);
+    return broken(s.bad.kind, s.bad.variant, wire(e));
+  });
+  return { external, sent, valid, invalid };
+}
+
+test.describe('ingesting usage events', () => {
+  test('ingest, property: generated batches of valid and invalid events; errors name exactly the invalid ones, and exactly the valid ones are listed with their fields', { tag: reqTags(...RULES) }, async ({ usage, property, notApplicable, identity, profile, target }, testInfo) => {
+    if (usage.scope.requirements['D-INGEST-ACCEPTED']) return RULES.forEach((id) => notApplicable(id, usage.scope.requirements[id]!));
+    fitTimeout(testInfo, { requests: INGEST_CASES * depthFactor() * 4, waitMs: INGEST_CASES * depthFactor() * 200 }, profile, !target.reference);
+    await property({
+      id: 'usage-events-ingest',
+      requirements: RULES,
+      runs: INGEST_CASES,
+      arbitrary: batches(usage.settings.namePrefix),
+      testing: (slots) => (slots.some((s) => s.bad) ? ['D-INGEST-ERRORS-EXACT', ...new Set(slots.flatMap((s) => (s.bad ? [RULE_OF[s.bad.kind]] : [])))] : ['D-INGEST-ACCEPTED']),
+      check: async (slots, _skip, saw) => {
+        const tag = caseTag(identity);
+        const { external, sent, valid, invalid } = batchOf(usage, tag, slots);
+        const answer = await usage.ingest(sent, `ingest ${sent.length} events, ${invalid.size} invalid`);
+        const finding = judgeIngestAnswer(sent.length, invalid, { ...answer, status: answer.reply.status });
+        if (finding) throw new RequirementViolation(finding.requirements, finding.message, finding.expected, [answer.reply.exchange]);
+        if (invalid.size === 0) saw('D-INGEST-ACCEPTED');
+        else if (valid.length > 0) saw('D-INGEST-ERRORS-EXACT');
+        for (const kind of new Set(invalid.values())) saw(RULE_OF[kind]);
+        if (valid.length === 0) return;
+
+        const whole = invalid.size ? ['D-INGEST-ERRORS-EXACT'] : ['D-INGEST-ACCEPTED'];
+        const items = await usage.settled({ external_customer_id: external }, new Set(valid.map((e) => e.seq)), `the batch of ${tag}`, whole);
+        saw('D-QUERYABLE');
+        const bySeq = new Map<string, Array<Record<string, unknown>>>();
+        for (const item of items) bySeq.set(seqOf(item) ?? '(none)', [...(bySeq.get(seqOf(item) ?? '(none)') ?? []), item]);
+        const twice = valid.filter((e) => (bySeq.get(e.seq)?.length ?? 0) > 1).map((e) => e.seq);
+        if (twice.length) throw new RequirementViolation(whole, `events listed more than once: ${twice.slice(0, 5).join(', ')}`, 'each ingested event listed once');
+        const failed = [...bySeq.keys()].filter((s) => !valid.some((e) => e.seq === s));
+        if (failed.length) throw new RequirementViolation(whole, `events that failed (or are not the batch's) are listed: ${failed.slice(0, 5).join(', ')}`, 'exactly the valid events listed');
+        for (const e of valid) {
+          const differs = fieldsDiffer(bySeq.get(e.seq)![0]!, e);
+          if (differs) throw new RequirementViolation('D-EVENT-FIELDS', `event ${e.seq}: ${differs}`, 'the fields as sent');
+        }
+        saw('D-EVENT-FIELDS');
+      },
+    });
+  });
+
+  test('a batch of 101 events is refused and ingests none of them', { tag: reqTags('D-INGEST-LIMIT', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable, identity }) => {
+    if (usage.scope.requirements['D-INGEST-LIMIT']) {
+      notApplicable('D-INGEST-LIMIT', usage.scope.requirements['D-INGEST-LIMIT']);
+      return notApplicable('D-QUERYABLE', usage.scope.requirements['D-QUERYABLE']!);
+    }
+    const tag = caseTag(identity);
+    const { start } = usage.stretches.take(24);
+    const external = `${usage.settings.customers.externalPrefix}${tag}`;
+    const event = (i: number): ModelEvent => ({ seq: `${tag}-${i}`, name: `${usage.settings.namePrefix}api_call`, external_customer_id: external, at: start + HOUR + i * 2000, properties: { tier: 'tier_a', units: 1 } });
+    const queryable = new QueryableWatch();
+    await verify('D-INGEST-LIMIT', async () => {
+      const over = await usage.ingest(Array.from({ length: 101 }, (_, i) => wire(event(i))), 'ingest 101 events (one over the limit)');
+      const { refusalStatus } = usage.settings;
+      const refused = refusalStatus === undefined ? over.reply.status >= 400 && over.reply.status < 500 : over.reply.status === refusalStatus;
+      if (!refused) throw deviation(`a batch of 101 events was answered ${over.reply.status} ${over.reply.text.slice(0, 200)}`, refusalStatus === undefined ? 'a 4xx refusal' : `${refusalStatus} (settings.refusalStatus)`);
+      // "Ingests nothing" cannot be waited for; a later event of the same customer can: once it shows, an earlier one would.
+      const sentinel = event(101);
+      const accepted = await usage.ingest([wire(sentinel)], 'ingest one event after the refused batch (the sentinel)');
+      if (!accepted.ok) throw new RequirementViolation('D-INGEST-LIMIT', `a single valid event was refused too (${accepted.reply.status}): whether the 101 were refused for their number cannot be told`, 'the single event accepted');
+      const items = await queryable.settled(() => usage.settled({ external_customer_id: external }, new Set([sentinel.seq]), 'the sentinel after the refused batch', ['D-INGEST-LIMIT']));
+      const leaked = items.filter((item) => seqOf(item) !== sentinel.seq);
+      if (leaked.length) throw deviation(`${leaked.length} events of the refused batch of 101 were ingested`, 'none of them ingested');
+    });
+    await verify('D-QUERYABLE', () => queryable.verdict());
+  });
+
+  test('a property name used with two types is stored as sent or refused, never coerced', { tag: reqTags('D-INGEST-PROPERTY-TYPES', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable, identity }) => {
+    if (usage.scope.requirements['D-INGEST-PROPERTY-TYPES']) {
+      notApplicable('D-INGEST-PROPERTY-TYPES', usage.scope.requirements['D-INGEST-PROPERTY-TYPES']);
+      return notApplicable('D-QUERYABLE', usage.scope.requirements['D-QUERYABLE']!);
+    }
+    const tag = caseTag(identity);
+    const { start } = usage.stretches.take(24);
+    const external = `${usage.settings.customers.externalPrefix}${tag}`;
+    // A property name of this test alone, so that no other check's events give it a type first.
+    const mixed = `mixed_${tag.replace(/[^A-Za-z0-9]/g, '_')}`;
+    const at = (i: number) => start + HOUR + i * 2000;
+    const first: ModelEvent = { seq: `${tag}-0`, name: `${usage.settings.namePrefix}storage`, external_customer_id: external, at: at(0), properties: { [mixed]: 'five' } };
+    const later: ModelEvent[] = [5, true].map((v, i) => ({ seq: `${tag}-${i + 1}`, name: `${usage.settings.namePrefix}storage`, external_customer_id: external, at: at(i + 1), properties: { [mixed]: v } }));
+    const queryable = new QueryableWatch();
+    await verify('D-INGEST-PROPERTY-TYPES', async () => {
+      const one = await usage.ingest([wire(first)], `ingest ${mixed} as a string`);
+      if (!one.ok) throw new RequirementViolation('D-INGEST-PROPERTY-TYPES', `the first event, a string property, was refused (${one.reply.status})`, 'accepted');
+      await queryable.settled(() => usage.settled({ external_customer_id: external }, new Set([first.seq]), 'the string-typed event', ['D-INGEST-PROPERTY-TYPES']));
+      const two = await usage.ingest(later.map(wire), `ingest ${mixed} as a number and as a boolean`);
+      const refused = new Set(two.ok ? (two.indexes ?? []).filter((i): i is number => typeof i === 'number') : [0, 1]);
+      const kept = later.filter((_, i) => !refused.has(i));
+      if (kept.length === 0) return;
+      const items = await queryable.settled(() => usage.settled({ external_customer_id: external }, new Set(kept.map((e) => e.seq)), 'the events of other types', ['D-INGEST-PROPERTY-TYPES']));
+      for (const e of kept) {
+        const stored = items.find((item) => seqOf(item) === e.seq);
+        const value = (stored?.properties as Record<string, unknown> | undefined)?.[mixed];
+        if (!Object.is(value, e.properties[mixed])) throw deviation(`${mixed} sent as ${JSON.stringify(e.properties[mixed])} (${typeof e.properties[mixed]}) after a string was stored as ${JSON.stringify(value)}`, 'the value as sent, or the event refused');
+      }
+    });
+    await verify('D-QUERYABLE', () => queryable.verdict());
+  });
+});

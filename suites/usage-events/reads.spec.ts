@@ -1,0 +1,40 @@
+/**
+ * "GET /v1/events/{id}: one event": a listed event read by its id is that event, with its fields as sent; an id the
+ * target never gave out is refused.
+ */
+import { randomUUID } from 'node:crypto';
+import { deviation, NotTested } from '../../harness/verdicts.ts';
+import { caseTag } from './events.ts';
+import { HOUR, wire, type ModelEvent } from './model.ts';
+import { QueryableWatch, reqTags, seqOf, test } from './usage.ts';
+
+test('GET /v1/events/{id}: a listed event by its id, and an unknown id refused', { tag: reqTags('D-GET-EVENT', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable, identity }) => {
+  const { eventId } = usage.settings;
+  const queryable = new QueryableWatch();
+  await verify('D-GET-EVENT', async () => {
+    let listed: Record<string, unknown> | undefined;
+    if (!usage.scope.requirements['D-QUERYABLE']) {
+      const tag = caseTag(identity);
+      const { start } = usage.stretches.take(24);
+      const sent: ModelEvent = { seq: `${tag}-0`, name: `${usage.settings.namePrefix}api_call`, external_customer_id: `${usage.settings.customers.externalPrefix}${tag}`, at: start + HOUR, properties: { tier: 'tier_b', units: 7 } };
+      const answer = await usage.ingest([wire(sent)], 'ingest one event to read back');
+      if (!answer.ok) throw new NotTested(`the event to read back was refused (${answer.reply.status}): D-INGEST-ACCEPTED's concern`);
+      const items = await queryable.settled(() => usage.settled({ external_customer_id: sent.external_customer_id }, new Set([sent.seq]), 'the event to read back', ['D-GET-EVENT']));
+      listed = items.find((i) => seqOf(i) === sent.seq);
+    } else {
+      // No writes: any event the target lists will do (reads only).
+      listed = (await usage.list({}, 'any listed event to read back'))[0];
+      if (!listed) throw new NotTested('the target lists no event, and the profile allows no writes to make one');
+    }
+    const id = listed?.[eventId];
+    if (typeof id !== 'string' && typeof id !== 'number') throw deviation(`the listed event has no id in ${JSON.stringify(eventId)} (settings.eventId): ${JSON.stringify(listed).slice(0, 200)}`, 'an id to read it by');
+    const one = await usage.get(String(id), 'the listed event by its id');
+    if (one.status < 200 || one.status >= 300) throw deviation(`GET /v1/events/${id} of a listed event answered ${one.status} ${one.text.slice(0, 200)}`, 'the event');
+    const got = one.json as Record<string, unknown> | undefined;
+    if (!got || String(got[eventId]) !== String(id) || seqOf(got) !== seqOf(listed!)) throw deviation(`GET /v1/events/${id} answered another event: ${one.text.slice(0, 300)}`, `the event listed with ${eventId} ${id}`);
+    const unknown = await usage.get(`conformance-unknown-${randomUUID()}`, 'an id the target never gave out');
+    if (unknown.status < 400 || unknown.status >= 500) throw deviation(`GET /v1/events/{id} of an unknown id answered ${unknown.status} ${unknown.text.slice(0, 200)}`, 'a 4xx refusal');
+  });
+  if (usage.scope.requirements['D-QUERYABLE']) notApplicable('D-QUERYABLE', usage.scope.requirements['D-QUERYABLE']);
+  else await verify('D-QUERYABLE', () => queryable.verdict());
+});

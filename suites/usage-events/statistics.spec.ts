@@ -1,0 +1,98 @@
+/**
+ * Statistics: "statistics row (returned): timestamp (ISO 8601, start of the interval) and value (number)", per
+ * interval (hour, day, week, month) and aggregation (count, sum, avg, min, max) over the events of a meter, against
+ * the model (model.ts `judgeRows`) over generated events in a stretch of time of the case's own.
+ */
+import fc from 'fast-check';
+import { fitTimeout } from '../../harness/budget.ts';
+import { depthFactor } from '../../harness/options.ts';
+import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
+import { UNITS, caseTag, eventBody } from './events.ts';
+import { AGGREGATIONS, DAY, judgeRows, nextStart, wire, type Aggregation, type Interval, type ModelEvent, type StatsCase } from './model.ts';
+import { reqTags, test } from './usage.ts';
+
+const STATS = ['D-STATS-ROWS', 'D-STATS-INTERVALS', 'D-STATS-METER', 'D-STATS-COUNT', 'D-STATS-SUM', 'D-STATS-AVG', 'D-STATS-MIN', 'D-STATS-MAX'];
+const RULES = [...STATS, 'D-QUERYABLE', 'D-GEN-SCHEMA'];
+const STATS_CASES = 100;
+
+interface Case {
+  interval: Interval;
+  aggregation: Aggregation;
+  meter: number;
+  /** How many intervals hold events (the series runs over them). */
+  span: number;
+  events: Array<{ body: { name: string; tier: string; units: number }; slot: number; position: number }>;
+}
+
+const cases = (prefix: string): fc.Arbitrary<Case> =>
+  fc.record({
+    // Months and weeks use up the most time per case: drawn less often.
+    interval: fc.oneof({ weight: 3, arbitrary: fc.constant<Interval>('hour') }, { weight: 3, arbitrary: fc.constant<Interval>('day') }, { weight: 2, arbitrary: fc.constant<Interval>('week') }, { weight: 1, arbitrary: fc.constant<Interval>('month') }),
+    aggregation: fc.constantFrom(...AGGREGATIONS),
+    meter: fc.nat(),
+    span: fc.integer({ min: 1, max: 3 }),
+    events: fc.array(fc.record({ body: eventBody(prefix), slot: fc.nat(2), position: fc.double({ min: 0, max: 1, noNaN: true }) }), { minLength: 1, maxLength: 8 }),
+  });
+
+/**
+ * The case's stretch and range: the series starts at an interval start; events lie inside the first `span`
+ * intervals, never on a boundary; the end lies inside the last of them, after its events, so "the interval that
+ * holds the end" holds events. Weeks start on a day the document does not name: their events keep a week clear of
+ * both ends of the range, so that whichever day weeks start on, every week holding events lies wholly inside it.
+ */
+function layout(c: Case, stretchStart: number): { start: number; end: number; intervals: number[] } {
+  const start = stretchStart;
+  const first = c.interval === 'week' ? start + 7 * DAY : start;
+  const intervals = [first];
+  for (let k = 1; k < c.span; k++) intervals.push(nextStart(intervals[k - 1]!, c.interval));
+  const lastEnd = nextStart(intervals.at(-1)!, c.interval);
+  const end = c.interval === 'week' ? lastEnd + 7 * DAY : lastEnd - 61_000;
+  return { start, end, intervals };
+}
+
+const hoursOf = (c: Case) => ({ hour: c.span + 2, day: 24 * (c.span + 2), week: 24 * 7 * (c.span + 3), month: 24 * 31 * (c.span + 2) })[c.interval];
+
+test.describe('statistics', () => {
+  test('statistics, property: one row per interval start in UTC, and each aggregation of the meter\'s events', { tag: reqTags(...RULES) }, async ({ usage, property, notApplicable, identity, profile, target }, testInfo) => {
+    if (usage.scope.requirements['D-STATS-ROWS']) {
+      for (const id of RULES) notApplicable(id, usage.scope.requirements[id] ?? usage.scope.requirements['D-STATS-ROWS']!);
+      return;
+    }
+    fitTimeout(testInfo, { requests: STATS_CASES * depthFactor() * 4, waitMs: STATS_CASES * depthFactor() * 200 }, profile, !target.reference);
+    const meters = usage.settings.meters;
+    await property({
+      id: 'usage-events-statistics',
+      requirements: RULES.filter((id) => id !== 'D-GEN-SCHEMA'),
+      runs: STATS_CASES,
+      arbitrary: cases(usage.settings.namePrefix),
+      testing: () => STATS,
+      check: async (c, _skip, saw) => {
+        const tag = caseTag(identity);
+        const stretch = usage.stretches.take(hoursOf(c), c.interval);
+        const { start, end, intervals } = layout(c, stretch.start);
+        const external = `${usage.settings.customers.externalPrefix}${tag}`;
+        const events: ModelEvent[] = c.events.map((e, i) => {
+          const from = intervals[e.slot % intervals.length]!;
+          const length = nextStart(from, c.interval) - from;
+          // A whole even second at least a minute inside the interval and two before its end (and the range's end).
+          const offset = 60_000 + Math.floor((e.position * (length - 180_000)) / 2000) * 2000;
+          return { seq: `${tag}-${i}`, name: e.body.name, external_customer_id: external, at: from + offset, properties: { tier: e.body.tier, [UNITS]: e.body.units } };
+        });
+        const answer = await usage.ingest(events.map(wire), `ingest the ${events.length} events of ${tag}`);
+        if (!answer.ok || (answer.indexes?.length ?? 0) > 0) throw new Inconclusive(`valid events could not be ingested (${answer.reply.status} ${answer.reply.text.slice(0, 200)}): no statistics can be judged`);
+        await usage.settled({ external_customer_id: external }, new Set(events.map((e) => e.seq)), `the events of ${tag}`, ['D-QUERYABLE']);
+        saw('D-QUERYABLE');
+        const meter = meters[c.meter % meters.length]!;
+        const q = { meter: meter.id, interval: c.interval, aggregation: c.aggregation, property: c.aggregation === 'count' ? undefined : UNITS, start, end };
+        const reply = await usage.stats(q, `statistics of meter ${meter.id}: ${c.aggregation}${q.property ? ` of ${UNITS}` : ''} per ${c.interval} from ${new Date(start).toISOString()} to ${new Date(end).toISOString()}`);
+        if (reply.status < 200 || reply.status >= 300) {
+          throw new Inconclusive(`the statistics request was refused (${reply.status} ${reply.text.slice(0, 200)}): check the query names of settings.query (meter ${JSON.stringify(usage.settings.query.meter)}, property ${JSON.stringify(usage.settings.query.aggregatedProperty)}) and settings.organizationId`);
+        }
+        const model: StatsCase = { interval: c.interval, aggregation: c.aggregation, property: UNITS, start, end, meter, events };
+        const finding = judgeRows(reply.json, model, saw);
+        if (finding) throw new RequirementViolation(finding.requirements, finding.message, finding.expected, [reply.exchange]);
+      },
+    });
+  });
+});
+

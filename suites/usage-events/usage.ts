@@ -1,0 +1,210 @@
+/**
+ * The `usage` fixture: Interface D's four operations as the profile says the target spells them (member names,
+ * query names, paging), waiting for events to become queryable, and reading stored events back into the model's
+ * terms. The checks (the *.spec.ts files) judge; this module only sends, reads and waits.
+ */
+import { test as base, Inconclusive, NotTested } from '../../harness/fixtures.ts';
+import type { Reply } from '../../harness/http/client.ts';
+import { getAt } from '../../harness/json-pointer.ts';
+import { eventually } from '../../harness/stateful.ts';
+import { RequirementViolation } from '../../harness/verdicts.ts';
+import { Stretches } from './events.ts';
+import { iso, wire, type Interval, type ListQuery, type ModelEvent, type Aggregation } from './model.ts';
+import { usageScope, type UsageScope } from './scope.ts';
+import type { UsageEventsSettings } from './settings.ts';
+
+export interface IngestAnswer {
+  reply: Reply;
+  ok: boolean;
+  inserted: unknown;
+  /** The index of each error entry, as the answer gives them; undefined when there is no array of errors. */
+  indexes: unknown[] | undefined;
+}
+
+export interface StatsQuery {
+  meter: string;
+  interval: Interval;
+  aggregation: Aggregation;
+  property?: string;
+  start: number;
+  end: number;
+}
+
+export interface Usage {
+  settings: UsageEventsSettings;
+  scope: UsageScope;
+  stretches: Stretches;
+  ingest(events: unknown[], label: string): Promise<IngestAnswer>;
+  /** Every page of the list for a query; the items as the target gives them. */
+  list(q: ListQuery, label: string): Promise<Array<Record<string, unknown>>>;
+  get(id: string, label: string): Promise<Reply>;
+  stats(q: StatsQuery, label: string): Promise<Reply>;
+  /**
+   * Lists `q` until every event whose seq is in `seqs` shows (D-QUERYABLE), within the profile's bound. When none
+   * ever shows, D-QUERYABLE fails; when some never show, they were not ingested, which `missing` blames instead.
+   */
+  settled(q: ListQuery, seqs: ReadonlySet<string>, label: string, missing: string[]): Promise<Array<Record<string, unknown>>>;
+  /** The longest wait for events to become queryable seen by this test, in ms. */
+  longestWaitMs(): number;
+}
+
+/** The seq marker of a stored event (the harness's own property). */
+export const seqOf = (item: Record<string, unknown>): string | undefined => {
+  const p = item.properties as Record<string, unknown> | undefined;
+  return p && typeof p === 'object' && typeof p.seq === 'string' ? p.seq : undefined;
+};
+
+/**
+ * What of a stored event differs from the event as sent: the name, the customer id sent, the timestamp as an
+ * instant, and every property sent with its value and type (a target may add members and properties of its own).
+ */
+export function fieldsDiffer(stored: Record<string, unknown>, sent: ModelEvent): string | undefined {
+  const problems: string[] = [];
+  if (stored.name !== sent.name) problems.push(`name ${JSON.stringify(stored.name)}, sent ${JSON.stringify(sent.name)}`);
+  for (const k of ['customer_id', 'external_customer_id'] as const) {
+    if (sent[k] !== undefined && stored[k] !== sent[k]) problems.push(`${k} ${JSON.stringify(stored[k])}, sent ${JSON.stringify(sent[k])}`);
+  }
+  const at = typeof stored.timestamp === 'string' ? Date.parse(stored.timestamp) : NaN;
+  if (at !== sent.at) problems.push(`timestamp ${JSON.stringify(stored.timestamp)}, sent ${iso(sent.at)}`);
+  const props = stored.properties as Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(wire(sent).properties as Record<string, unknown>)) {
+    if (!props || typeof props !== 'object' || !Object.is(props[k], v)) problems.push(`properties.${k} ${JSON.stringify(props?.[k])}, sent ${JSON.stringify(v)}`);
+  }
+  return problems.length ? problems.join('; ') : undefined;
+}
+
+/**
+ * For checks that wait for their events inside another requirement's `verify`: a wait that ran out is D-QUERYABLE's
+ * deviation, not theirs (their check is then not tested), and `verdict` gives it to D-QUERYABLE's own `verify`.
+ */
+export class QueryableWatch {
+  private failure?: RequirementViolation;
+  private waited = false;
+
+  async settled<T>(wait: () => Promise<T>): Promise<T> {
+    try {
+      const value = await wait();
+      this.waited = true;
+      return value;
+    } catch (e) {
+      if (e instanceof RequirementViolation && e.requirements.length === 1 && e.requirement === 'D-QUERYABLE') {
+        this.failure = e;
+        throw new NotTested('the events it needed never became queryable (D-QUERYABLE): nothing could be read back to judge it');
+      }
+      throw e;
+    }
+  }
+
+  verdict(): void {
+    if (this.failure) throw this.failure;
+    if (!this.waited) throw new NotTested('no event of this test was waited for');
+  }
+}
+
+export const test = base.extend<{ usage: Usage }>({
+  usage: async ({ api, profile, target, identity, note }, use) => {
+    const entry = profile.interfaces['usage-events'];
+    if (!entry) throw new Error('harness: usage-events is not in the profile');
+    const settings = entry.settings as UsageEventsSettings;
+    const scope = usageScope(settings, { writes: profile.writes, live: !target.reference });
+    const send = (r: { method: string; path: string; json?: unknown; label: string }) => api.send({ ...r, authenticate: true });
+    const query = (params: Record<string, string | undefined>) => {
+      const search = new URLSearchParams();
+      for (const [k, v] of Object.entries(params)) if (v !== undefined) search.set(k, v);
+      const text = search.toString();
+      return text ? `?${text}` : '';
+    };
+    const listParams = (q: ListQuery) => ({
+      customer_id: q.customer_id,
+      external_customer_id: q.external_customer_id,
+      start_timestamp: q.start === undefined ? undefined : iso(q.start),
+      end_timestamp: q.end === undefined ? undefined : iso(q.end),
+      [settings.query.filter]: q.clause ? JSON.stringify(q.clause) : undefined,
+      [settings.query.meter]: q.meter?.id,
+    });
+    let longest = 0;
+    // The exchanges of the last list read: the evidence when events never show.
+    let lastList: Reply[] = [];
+    // Once events failed to show within the bound, later waits of the test look once: the verdict is already given,
+    // and each wait would sit out the whole bound again (shrinking included).
+    let gaveUp = false;
+    const usage: Usage = {
+      settings,
+      scope,
+      stretches: new Stretches(identity, settings.timeBase),
+      ingest: async (events, label) => {
+        const reply = await send({ method: 'POST', path: '/v1/events/ingest', json: { events }, label });
+        const body = reply.json as Record<string, unknown> | undefined;
+        const errors = body && typeof body === 'object' ? body[settings.ingestResponse.errors] : undefined;
+        const ok = reply.status >= 200 && reply.status < 300;
+        return {
+          reply,
+          ok,
+          inserted: body && typeof body === 'object' ? body[settings.ingestResponse.inserted] : undefined,
+          indexes: Array.isArray(errors) ? errors.map((e) => (e && typeof e === 'object' ? (e as Record<string, unknown>)[settings.ingestResponse.errorIndex] : undefined)) : undefined,
+        };
+      },
+      list: async (q, label) => {
+        const items: Array<Record<string, unknown>> = [];
+        const { page, limit, size } = settings.paging;
+        lastList = [];
+        for (let n = 1; n <= 50; n++) {
+          const r = await send({ method: 'GET', path: `/v1/events${query({ ...listParams(q), [page]: String(n), [limit]: String(size) })}`, label: `${label} (page ${n})` });
+          lastList.push(r);
+          if (r.status < 200 || r.status >= 300) throw new Inconclusive(`the list could not be read: GET /v1/events answered ${r.status} ${r.text.slice(0, 200)}`);
+          const found = getAt(r.json, settings.paging.items);
+          if (!Array.isArray(found)) throw new Inconclusive(`the list answer has no array of events at ${JSON.stringify(settings.paging.items)} (settings.paging.items): ${r.text.slice(0, 200)}`);
+          items.push(...(found as Array<Record<string, unknown>>));
+          if (found.length < size) return items;
+        }
+        throw new Inconclusive(`the list for ${label} did not end within 50 pages of ${size}`);
+      },
+      get: (id, label) => send({ method: 'GET', path: `/v1/events/${encodeURIComponent(id)}`, label }),
+      stats: (q, label) =>
+        send({
+          method: 'GET',
+          path: `/v1/events/statistics${query({
+            organization_id: settings.organizationId,
+            start_timestamp: iso(q.start),
+            end_timestamp: iso(q.end),
+            interval: q.interval,
+            aggregation: q.aggregation,
+            [settings.query.meter]: q.meter,
+            [settings.query.aggregatedProperty]: q.property,
+          })}`,
+          label,
+        }),
+      settled: async (q, seqs, label, missing) => {
+        let items: Array<Record<string, unknown>> = [];
+        const have = () => new Set(items.map(seqOf).filter((s) => s !== undefined && seqs.has(s)));
+        try {
+          const r = await eventually({
+            requirement: 'D-QUERYABLE',
+            what: `the ${seqs.size} events ingested for ${label} are listed`,
+            probe: async () => (items = await usage.list(q, `${label}: are the events listed yet?`)),
+            accept: () => have().size === seqs.size,
+            withinMs: gaveUp ? 0 : settings.queryableWithinMs,
+            firstPauseMs: 25,
+            describe: () => `${have().size} of ${seqs.size} listed`,
+          });
+          longest = Math.max(longest, r.waitedMs);
+          return r.value;
+        } catch (e) {
+          if (!(e instanceof RequirementViolation)) throw e;
+          gaveUp = true;
+          const shown = have();
+          const evidence = lastList.map((r) => r.exchange);
+          if (shown.size === 0) throw new RequirementViolation('D-QUERYABLE', e.message.replace(/^D-QUERYABLE: /, ''), e.expected, evidence);
+          const lost = [...seqs].filter((s) => !shown.has(s));
+          throw new RequirementViolation(missing, `${lost.length} of the ${seqs.size} events ingested for ${label} never showed within ${settings.queryableWithinMs} ms while the others did (not ingested): ${lost.slice(0, 5).join(', ')}`, 'every event the answer counted as ingested is listed', evidence);
+        }
+      },
+      longestWaitMs: () => longest,
+    };
+    await use(usage);
+    if (longest > 0) note(`usage-events: the longest wait for ingested events to become queryable in this test was ${longest} ms (bound: ${settings.queryableWithinMs} ms)`);
+  },
+});
+
+export { expect, reqTags, NotTested, Inconclusive } from '../../harness/fixtures.ts';
+export { wire };

@@ -144,7 +144,8 @@ export class Recorder {
 
 /** A counterexample as text: its own description where it has one (a command sequence), else its JSON. */
 function shown(value: unknown): string {
-  if (value && typeof value === 'object' && value.toString !== Object.prototype.toString) return String(value);
+  // fast-check's records have no prototype, hence no toString of their own to call.
+  if (value && typeof value === 'object' && typeof value.toString === 'function' && value.toString !== Object.prototype.toString) return String(value);
   return JSON.stringify(value) ?? String(value);
 }
 

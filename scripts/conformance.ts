@@ -30,6 +30,7 @@ Options:
   --target FILE          target profile (default targets/reference.yaml; also CONFORMANCE_TARGET=FILE)
   --interfaces a,b       narrow the run to these interfaces of the profile
   --depth D              quick | default | deep | a positive factor: how many generated cases the properties run
+                         (default: the profile's depth, else default)
   --seed N               fix the generated cases (printed by every run)
   --strict               failed "should" requirements count in the exit code too
   --grep RE              run only the tests whose title matches
@@ -102,13 +103,15 @@ try {
 }
 if (scope.length === 0) cannotRun(`the profile ${profile.name} names no interface this harness knows`);
 let depth = 1;
-if (args.depth !== undefined) {
+// --depth, else the profile's depth (a nightly profile may ask for deep runs; a slow pipeline for fewer cases).
+const depthAsked = args.depth ?? (profile.depth === undefined ? undefined : String(profile.depth));
+if (depthAsked !== undefined) {
   try {
-    depth = depthFactor(args.depth);
+    depth = depthFactor(depthAsked);
   } catch (e) {
     cannotRun((e as Error).message);
   }
-  env[ENV.depth] = args.depth;
+  env[ENV.depth] = depthAsked;
 }
 if (args.seed !== undefined) {
   if (!/^\d+$/.test(args.seed)) cannotRun(`--seed ${args.seed}: give a whole number`);

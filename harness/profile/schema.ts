@@ -16,6 +16,10 @@ export const profileSchema = {
     requestsPerSecond: { type: 'number', minimum: 0, default: 0, description: 'pacing against live targets; 0 = unpaced' },
     requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
     probeTimeoutMs: { type: 'integer', minimum: 100, maximum: 60000, default: 5000 },
+    depth: {
+      anyOf: [{ enum: ['quick', 'default', 'deep'] }, { type: 'number', exclusiveMinimum: 0 }],
+      description: 'how many generated cases the properties run when --depth is not given (a nightly profile: deep)',
+    },
     maxRunMinutes: { type: 'number', exclusiveMinimum: 0, description: 'refuse to start a run whose planned work cannot fit in this many minutes' },
     interfaces: {
       type: 'object',

@@ -34,6 +34,8 @@ export interface RunProfile {
   requestTimeoutMs: number;
   probeTimeoutMs: number;
   maxRunMinutes?: number;
+  /** The depth of a run that gives no --depth. */
+  depth?: 'quick' | 'default' | 'deep' | number;
 }
 
 export interface Profile extends RunProfile {

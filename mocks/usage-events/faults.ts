@@ -133,6 +133,9 @@ export const faults = [
     description:
       'Joins the list\'s filters with OR instead of AND (customer, external customer, the time window as one, the clause, the meter): each alone works.',
     violates: ['D-FILTER-COMBINED'],
+    // The suite bounds the customer, clause and meter checks to a stretch of time of their own (so that no other
+    // event of the run can answer them): joined with OR, that bound lets the stretch's other events in.
+    collateral: ['D-FILTER-CUSTOMER', 'D-FILTER-CLAUSE', 'D-FILTER-METER'],
   },
 
   // Statistics

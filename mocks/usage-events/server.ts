@@ -31,6 +31,11 @@ export interface UsageEventsReferenceOptions {
   queryableAfterMs?: number;
   /** The organization the events belong to and statistics answer for (default: the profile's settings.organizationId). */
   organizationId?: string;
+  /**
+   * For read-only profiles: an authenticated ingest is answered 500 (a run that passes sent none), and the store
+   * starts with a few events of its own, so that the reads have something to read.
+   */
+  writeTripwire?: boolean;
 }
 
 export interface StartOptions {
@@ -44,6 +49,14 @@ export interface StartOptions {
 }
 
 export const QUERYABLE_AFTER_MS = 300;
+
+/** What a tripwired reference already holds: another client's events, from before the run. */
+const PRESET_EVENTS = [1, 2, 3].map((i) => ({
+  name: 'preset.api_call',
+  external_customer_id: `preset-customer-${i}`,
+  timestamp: `2020-01-0${i}T12:00:00Z`,
+  properties: { units: i, seq: `preset-${i}` },
+}));
 /** "At most 100 per request". */
 export const MAX_BATCH = 100;
 
@@ -58,6 +71,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   const store = new EventStore(reference.organizationId ?? settings.organizationId, reference.queryableAfterMs ?? QUERYABLE_AFTER_MS, on);
   const reads = new Reads(settings, store, on);
+  if (reference.writeTripwire) await store.ingest(PRESET_EVENTS);
 
   const unauthorized = (detail: string) => refusal(settings.refusalStatus ?? 401, 'Unauthorized', detail, { 'www-authenticate': 'Bearer' });
   function authenticate(req: http.IncomingMessage): Reply | undefined {
@@ -82,6 +96,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     if (body.events.length > (on('limit-101-accepted') ? MAX_BATCH + 1 : MAX_BATCH)) {
       return invalid([{ loc: ['body', 'events'], msg: `List should have at most ${MAX_BATCH} items, not ${body.events.length}`, type: 'too_long' }], settings.refusalStatus ?? 422);
     }
+    if (reference.writeTripwire) return refusal(500, 'WriteTripwire', 'This reference runs for a read-only profile: it was sent a write.');
     const outcome = await store.ingest(body.events);
     const names = settings.ingestResponse;
     return ok({

@@ -12,8 +12,11 @@ import type { Identity } from '../../harness/fixtures.ts';
 import { DAY, HOUR, INVALID_KINDS, OPERATORS, intervalStart, nextStart, type Clause, type FilterClause, type Interval, type InvalidKind, type ModelEvent, type Scalar } from './model.ts';
 import type { UsageEventsSettings } from './settings.ts';
 
-/** The event names the suite uses, after the profile's prefix; meters of the reference profile filter on them. */
-export const NAMES = ['api_call', 'llm_tokens', 'storage'] as const;
+/**
+ * The event names the suite uses, after the profile's prefix; meters of the reference profile filter on them. One has
+ * capitals, so that a target that changes a name's letter case shows it.
+ */
+export const NAMES = ['api_call', 'llm_tokens', 'storage', 'Batch.Job_7'] as const;
 /** A string property of every generated event: same-length values, none inside another, so LIKE readings agree. */
 export const TIERS = ['tier_a', 'tier_b', 'tier_c'] as const;
 /** The number property of every generated event, and the one statistics aggregate. */

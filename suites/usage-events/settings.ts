@@ -46,6 +46,8 @@ export const UsageEventsEntry = profileEntry({
       queryableAfterMs: Type.Optional(Type.Integer({ minimum: 0 })),
       /** The organization id the reference's statistics answer for. */
       organizationId: Type.Optional(Type.String()),
+      /** Read-only profiles: the reference answers an authenticated ingest with 500 and starts with events of its own. */
+      writeTripwire: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
   ),

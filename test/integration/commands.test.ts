@@ -42,19 +42,19 @@ describe('a name or token the harness does not know: exit 2, and what it does kn
     assert.match(r.out, /game-bridge, chat/);
   });
 
-  test('conformance --interfaces usage-events: not covered yet', { timeout: 30_000 }, async () => {
-    const r = await conformance(['--interfaces', 'usage-events']);
+  test('conformance --interfaces unified-exchange: not covered yet', { timeout: 30_000 }, async () => {
+    const r = await conformance(['--interfaces', 'unified-exchange']);
     assert.equal(r.code, 2, r.out);
-    assert.match(r.out, /usage-events is not covered yet/);
+    assert.match(r.out, /unified-exchange is not covered yet/);
     assert.match(r.out, /game-bridge, chat/);
   });
 
-  test('reference with an unknown name, and with usage-events', { timeout: 30_000 }, async () => {
-    const [unknown, planned] = await Promise.all([script('reference', ['no-such-interface']), script('reference', ['usage-events'])]);
+  test('reference with an unknown name, and with unified-exchange', { timeout: 30_000 }, async () => {
+    const [unknown, planned] = await Promise.all([script('reference', ['no-such-interface']), script('reference', ['unified-exchange'])]);
     assert.equal(unknown.code, 2, unknown.out);
     assert.match(unknown.out, /game-bridge, chat/);
     assert.equal(planned.code, 2, planned.out);
-    assert.match(planned.out, /usage-events is not covered yet/);
+    assert.match(planned.out, /unified-exchange is not covered yet/);
   });
 
   test('a --replay token that is not one', { timeout: 30_000 }, async () => {

@@ -144,8 +144,9 @@ export class Recorder {
 
 /** A counterexample as text: its own description where it has one (a command sequence), else its JSON. */
 function shown(value: unknown): string {
-  // fast-check's records have no prototype, hence no toString of their own to call.
-  if (value && typeof value === 'object' && typeof value.toString === 'function' && value.toString !== Object.prototype.toString) return String(value);
+  // Objects that describe themselves (command sequences) say what they are; data (arrays, and fast-check's records,
+  // which have no prototype and so no toString to call) is shown as JSON.
+  if (value && typeof value === 'object' && !Array.isArray(value) && typeof value.toString === 'function' && value.toString !== Object.prototype.toString) return String(value);
   return JSON.stringify(value) ?? String(value);
 }
 

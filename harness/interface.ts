@@ -22,7 +22,10 @@ export interface InterfaceDescriptor<N extends string = string, S extends TSchem
   name: N;
   /** The document and section it comes from, as the README and --help name it. */
   title: string;
-  /** The embedded reference deployment and its seeded faults (mocks/<name>/). */
+  /**
+   * The embedded reference deployment and its seeded faults (mocks/<name>/). `start` imports the server when called:
+   * every test worker loads every descriptor, and none of them needs the server's code.
+   */
   reference: { start(options: ReferenceOptions): Promise<RunningServer>; faults: readonly Fault[] };
   /** The interface's entry in a target profile (interfaces.<name>), declared with TypeBox: JSON Schema and its type. */
   profileSchema: S;

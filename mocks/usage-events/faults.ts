@@ -27,6 +27,14 @@ export const faults = [
     violates: ['D-INGEST-ERRORS-EXACT'],
   },
   {
+    name: 'batch-tail-dropped',
+    description:
+      'Writes a batch to storage in chunks of 64 events and never flushes the last chunk of a longer batch, while the answer counts every event as ingested.',
+    violates: ['D-INGEST-ACCEPTED'],
+    // A long batch with invalid events loses its valid tail too.
+    collateral: mixedBatch,
+  },
+  {
     name: 'hyphen-name-accepted',
     description: 'Checks names against [A-Za-z0-9_.-] (a hyphen slipped into the character class), so "api-call" is ingested.',
     violates: ['D-INGEST-NAME'],

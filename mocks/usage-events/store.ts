@@ -42,6 +42,9 @@ interface Candidate {
   key?: string;
 }
 
+/** The 'batch-tail-dropped' fault's write chunk. */
+const TAIL_CHUNK = 64;
+
 export class EventStore {
   /** Every ingested event, in the order of ingestion. */
   private readonly events: StoredEvent[] = [];
@@ -98,7 +101,9 @@ export class EventStore {
     if (on('idempotency-race')) await new Promise((resolve) => setTimeout(resolve, RACE_DELAY_MS));
 
     const visibleAt = on('never-queryable') ? Infinity : Date.now() + this.queryableAfterMs;
-    for (const { event, key } of accepted) {
+    // The fault: events are written in chunks, and the last chunk of a long batch is never flushed.
+    const written = on('batch-tail-dropped') && accepted.length > TAIL_CHUNK ? accepted.slice(0, accepted.length - (accepted.length % TAIL_CHUNK || TAIL_CHUNK)) : accepted;
+    for (const { event, key } of written) {
       if (key !== undefined) this.keys.add(key);
       for (const [name, value] of Object.entries(event.properties)) if (!this.propertyTypes.has(name)) this.propertyTypes.set(name, typeOf(value));
       const stored: StoredEvent = { id: randomUUID(), ...event, visibleAt };

@@ -4,7 +4,6 @@ import { defineInterface, type InterfaceDescriptor } from '../../harness/interfa
 import type { ChatSettings } from '../../harness/profile/types.ts';
 import { notTheApi } from '../../harness/probe.ts';
 import { EnvName, profileEntry } from '../../harness/profile/schema-parts.ts';
-import { start } from '../../mocks/chat/server.ts';
 import { faults } from '../../mocks/chat/faults.ts';
 import { chatScope, notApplicableIn } from './scope.ts';
 
@@ -37,7 +36,7 @@ const ChatEntry = profileEntry({
 export const chat: InterfaceDescriptor<'chat', typeof ChatEntry> = defineInterface({
   name: 'chat',
   title: 'Interface E of 002_e31f548efc8ec0bb.txt, the chat endpoint behind a sliding-window rate limiter (/api/chat)',
-  reference: { start, faults },
+  reference: { start: async (options) => (await import('../../mocks/chat/server.ts')).start(options), faults },
   profileSchema: ChatEntry,
   // A valid chat request from a client address of its own: role user and plain text, what every reading accepts.
   probe: ({ address }) => {

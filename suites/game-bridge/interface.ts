@@ -2,7 +2,6 @@ import { defineInterface, type InterfaceDescriptor } from '../../harness/interfa
 import { notTheApi } from '../../harness/probe.ts';
 import { Type } from '@sinclair/typebox';
 import { EnvName, profileEntry } from '../../harness/profile/schema-parts.ts';
-import { start } from '../../mocks/game-bridge/server.ts';
 import { faults } from '../../mocks/game-bridge/faults.ts';
 import { expectedMs } from '../../harness/budget.ts';
 import type { BridgeSettings } from '../../harness/profile/types.ts';
@@ -39,7 +38,7 @@ const BridgeEntry = profileEntry({
 export const gameBridge: InterfaceDescriptor<'game-bridge', typeof BridgeEntry> = defineInterface({
   name: 'game-bridge',
   title: 'Interface C of 002_e31f548efc8ec0bb.txt, the game-server bridge (/v2/...)',
-  reference: { start, faults },
+  reference: { start: async (options) => (await import('../../mocks/game-bridge/server.ts')).start(options), faults },
   profileSchema: BridgeEntry,
   // "every request carries header X-Auth-Key whose value equals auth.key": the key is the whole authentication.
   authenticate: (req, secrets) => ({ ...req, headers: { ...req.headers, 'X-Auth-Key': secrets.get('authKey') } }),

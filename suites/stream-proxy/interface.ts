@@ -2,7 +2,6 @@ import { expectedMs } from '../../harness/budget.ts';
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
 import { faults } from '../../mocks/stream-proxy/faults.ts';
-import { start } from '../../mocks/stream-proxy/server.ts';
 import { authenticate } from './auth.ts';
 import { restoreWrite } from './restore.ts';
 import { streamScope } from './scope.ts';
@@ -12,7 +11,7 @@ import { StreamProxyEntry, type StreamProxySettings } from './settings.ts';
 export const streamProxy: InterfaceDescriptor<'stream-proxy', typeof StreamProxyEntry> = defineInterface({
   name: 'stream-proxy',
   title: 'Interface B of 000_474e08d6792acf13.txt, the stream-proxy management interface (/api/v1/)',
-  reference: { start, faults },
+  reference: { start: async (options) => (await import('../../mocks/stream-proxy/server.ts')).start(options), faults },
   profileSchema: StreamProxyEntry,
   authenticate,
   // "Mounted at {base_url}/api/v1/, or at {base_url}/<path_prefix>/api/v1/ when a path prefix is configured."

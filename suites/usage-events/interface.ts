@@ -1,7 +1,6 @@
 import { expectedMs } from '../../harness/budget.ts';
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
-import { start } from '../../mocks/usage-events/server.ts';
 import { faults } from '../../mocks/usage-events/faults.ts';
 import { usageScope } from './scope.ts';
 import { UsageEventsEntry, type UsageEventsSettings } from './settings.ts';
@@ -13,7 +12,7 @@ const CASES = 4 * 100;
 export const usageEvents: InterfaceDescriptor<'usage-events', typeof UsageEventsEntry> = defineInterface({
   name: 'usage-events',
   title: 'Interface D of 002_e31f548efc8ec0bb.txt, usage events for metered billing (/v1/events)',
-  reference: { start, faults },
+  reference: { start: async (options) => (await import('../../mocks/usage-events/server.ts')).start(options), faults },
   profileSchema: UsageEventsEntry,
   // "Header Authorization: Bearer <ACCESS_TOKEN>" on every operation.
   authenticate: (req, secrets) => ({ ...req, headers: { ...req.headers, Authorization: `Bearer ${secrets.get('accessToken')}` } }),

@@ -126,8 +126,10 @@ export const test = base.extend<{ usage: Usage }>({
     // The exchanges of the last list read: the evidence when events never show.
     let lastList: Reply[] = [];
     // Once events failed to show within the bound, later waits of the test look once: the verdict is already given,
-    // and each wait would sit out the whole bound again (shrinking included).
+    // and each wait would sit out the whole bound again (shrinking included). Once some events of a batch never
+    // showed while others did, later waits end a while after the slowest wait seen so far.
     let gaveUp = false;
+    let lost = false;
     const usage: Usage = {
       settings,
       scope,
@@ -183,7 +185,7 @@ export const test = base.extend<{ usage: Usage }>({
             what: `the ${seqs.size} events ingested for ${label} are listed`,
             probe: async () => (items = await usage.list(q, `${label}: are the events listed yet?`)),
             accept: () => have().size === seqs.size,
-            withinMs: gaveUp ? 0 : settings.queryableWithinMs,
+            withinMs: gaveUp ? 0 : lost ? Math.min(settings.queryableWithinMs, Math.max(500, 4 * longest)) : settings.queryableWithinMs,
             firstPauseMs: 25,
             describe: () => `${have().size} of ${seqs.size} listed`,
           });
@@ -191,12 +193,13 @@ export const test = base.extend<{ usage: Usage }>({
           return r.value;
         } catch (e) {
           if (!(e instanceof RequirementViolation)) throw e;
-          gaveUp = true;
           const shown = have();
           const evidence = lastList.map((r) => r.exchange);
+          if (shown.size === 0) gaveUp = true;
+          else lost = true;
           if (shown.size === 0) throw new RequirementViolation('D-QUERYABLE', e.message.replace(/^D-QUERYABLE: /, ''), e.expected, evidence);
-          const lost = [...seqs].filter((s) => !shown.has(s));
-          throw new RequirementViolation(missing, `${lost.length} of the ${seqs.size} events ingested for ${label} never showed within ${settings.queryableWithinMs} ms while the others did (not ingested): ${lost.slice(0, 5).join(', ')}`, 'every event the answer counted as ingested is listed', evidence);
+          const gone = [...seqs].filter((s) => !shown.has(s));
+          throw new RequirementViolation(missing, `${gone.length} of the ${seqs.size} events ingested for ${label} never showed within ${settings.queryableWithinMs} ms while the others did (not ingested): ${gone.slice(0, 5).join(', ')}`, 'every event the answer counted as ingested is listed', evidence);
         }
       },
       longestWaitMs: () => longest,

@@ -15,4 +15,9 @@ export interface Fault {
   readonly collateral?: readonly string[];
   /** The reference profile (a file under targets/) the fault needs in order to show; default reference.yaml. */
   readonly profile?: string;
+  /**
+   * The self-test runs faults at quick depth; a fault that shows only in a generated case too rare for a quarter of
+   * the cases (a user moved, then read back) is run at the default depth instead.
+   */
+  readonly needsDefaultDepth?: boolean;
 }

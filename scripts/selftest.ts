@@ -100,8 +100,10 @@ function faultRuns(): Run[] {
 function faultRun(profile: string, faults: Array<{ interfaceName: string; fault: Fault }>): Run {
   const tags = [...new Set(faults.flatMap((f) => f.fault.violates))].map((id) => `@${id}(?![A-Z0-9-])`).join('|');
   // Quick depth: a seeded fault shows within a quarter of the default cases (the pairs proof below fails if one does
-  // not); the valid configurations keep the default depth, where a false alarm would show.
-  const args = ['--target', path.join('targets', profile), '--interfaces', faults.map((f) => f.interfaceName).join(','), '--grep', tags, '--strict', '--workers', '1', '--depth', 'quick'];
+  // not), unless its entry says it needs more; the valid configurations keep the default depth, where a false alarm
+  // would show.
+  const depth = faults.some((f) => f.fault.needsDefaultDepth) ? 'default' : 'quick';
+  const args = ['--target', path.join('targets', profile), '--interfaces', faults.map((f) => f.interfaceName).join(','), '--grep', tags, '--strict', '--workers', '1', '--depth', depth];
   for (const f of faults) args.push('--fault', `${f.interfaceName}:${f.fault.name}`);
   return {
     name: `fault ${faults.map((f) => `${f.interfaceName}:${f.fault.name}`).join(' + ')}`,

@@ -85,6 +85,7 @@ export const faults = [
     name: 'move-leaves-copy',
     description: 'An update naming another target adds the user there but does not remove it from the target it was in.',
     violates: ['B-USER-MOVE'],
+    needsDefaultDepth: true,
     // The copy keeps the user's old name and token, and later updates may select it instead of the moved user: later
     // creates, updates and token checks meet it in ways the model's account of moved users cannot always attribute.
     collateral: ['B-USER-CREATE', 'B-USER-UPDATE', 'B-USER-DUP-TOKEN', 'B-USER-DUP-USERNAME', 'B-USER-DELETE'],

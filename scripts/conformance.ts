@@ -5,9 +5,11 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import YAML from 'yaml';
+import { buildRecord, renderRecordHtml, sign, signingKeyFrom } from '../harness/acceptance/record.ts';
 import { Client, closeAgents } from '../harness/http/client.ts';
 import { ENV, depthFactor } from '../harness/options.ts';
 import { ROOT } from '../harness/paths.ts';
@@ -42,6 +44,9 @@ Options:
   --out DIR              write the reports into DIR (default reports/runs/<time>-<run id>, linked as reports/latest)
   --list                 print the requirements and the writes a run would send; sends nothing, needs no secret
   --quiet                no line per test
+  --record               also write a signed acceptance record (acceptance/record.json and record.html in the
+                         report folder), signed with the Ed25519 key in the variable the profile's recordSigningKey
+                         names; check one with npm run verify-record -- <record.json>
   --help                 this text
 
 Environment: HARNESS_REPORT_DIR=DIR is --out DIR; the credential variables the profile names (credentials:).
@@ -71,6 +76,7 @@ function parse() {
       'max-minutes': { type: 'string' },
       out: { type: 'string' },
       quiet: { type: 'boolean' },
+      record: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -143,6 +149,18 @@ if (args.list) {
 
 const missing = missingCredentials(profile, scope);
 if (missing.length) cannotRun(missing.join('; '));
+// A record that cannot be signed is found out before the run, not after it.
+let signingKey: Uint8Array | undefined;
+if (args.record) {
+  if (!profile.recordSigningKey) cannotRun('--record: the profile names no recordSigningKey (the environment variable holding the Ed25519 key that signs the record)');
+  const value = process.env[profile.recordSigningKey];
+  if (!value) cannotRun(`--record: the environment variable ${profile.recordSigningKey} (the profile's recordSigningKey) is not set`);
+  try {
+    signingKey = signingKeyFrom(value, profile.recordSigningKey);
+  } catch (e) {
+    cannotRun(`--record: ${(e as Error).message}`);
+  }
+}
 
 const workers = Number(args.workers ?? env.HARNESS_WORKERS ?? 2);
 checkPlannedWork();
@@ -171,8 +189,19 @@ if (args.replay) {
     cannotRun(`--replay ${args.replay}: no test of this run has the property ${property} (does --grep select the test the replay command names?)`);
   }
 }
+if (signingKey) writeRecord(summary, signingKey);
 console.log(finalLine(summary));
 process.exit(summary.exitCode);
+
+/** The signed acceptance record of the run, beside its other reports. */
+function writeRecord(s: RunSummary, key: Uint8Array): void {
+  const signed = sign(buildRecord(s, YAML.parse(readFileSync(profileFile, 'utf8'))), key);
+  const dir = path.join(runDir, 'acceptance');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'record.json'), JSON.stringify(signed, null, 2));
+  writeFileSync(path.join(dir, 'record.html'), renderRecordHtml(signed));
+  console.log(`conformance: acceptance record ${path.relative(process.cwd(), path.join(dir, 'record.json'))}, signed by Ed25519 public key ${signed.signature.publicKey}`);
+}
 
 /** What was counted and what was not, and why, in one line. */
 function finalLine(s: RunSummary): string {

@@ -20,6 +20,11 @@ export const profileSchema = {
       anyOf: [{ enum: ['quick', 'default', 'deep'] }, { type: 'number', exclusiveMinimum: 0 }],
       description: 'how many generated cases the properties run when --depth is not given (a nightly profile: deep)',
     },
+    recordSigningKey: {
+      type: 'string',
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      description: 'the environment variable holding the Ed25519 private key that signs acceptance records (--record)',
+    },
     maxRunMinutes: { type: 'number', exclusiveMinimum: 0, description: 'refuse to start a run whose planned work cannot fit in this many minutes' },
     interfaces: {
       type: 'object',

@@ -34,6 +34,8 @@ export interface RunProfile {
   requestTimeoutMs: number;
   probeTimeoutMs: number;
   maxRunMinutes?: number;
+  /** The environment variable holding the Ed25519 key that signs acceptance records (--record). */
+  recordSigningKey?: string;
   /** The depth of a run that gives no --depth. */
   depth?: 'quick' | 'default' | 'deep' | number;
 }

@@ -1,0 +1,42 @@
+/**
+ * npm run verify-record -- <record.json> [--public-key HEX]
+ * Checks a signed acceptance record (npm run conformance -- --record): its Ed25519 signature over the content, and each
+ * spec's hash against this checkout's spec file. --public-key pins the signer a buyer expects: without it, any key's
+ * signature is accepted as long as it matches the content (and the signer's key is printed).
+ * Exit 0: genuine; 1: edited, signed by another key, or made against other specs; 2: not a record, unreadable.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { verifyRecord, type SignedRecord } from '../harness/acceptance/record.ts';
+import { ROOT } from '../harness/paths.ts';
+
+let values: { 'public-key'?: string };
+let positionals: string[];
+try {
+  ({ values, positionals } = parseArgs({ options: { 'public-key': { type: 'string' } }, allowPositionals: true }));
+} catch (e) {
+  console.error(`verify-record: ${(e as Error).message}`);
+  process.exit(2);
+}
+if (positionals.length !== 1) {
+  console.error('usage: npm run verify-record -- <record.json> [--public-key HEX]');
+  process.exit(2);
+}
+let signed: SignedRecord;
+try {
+  signed = JSON.parse(readFileSync(positionals[0]!, 'utf8')) as SignedRecord;
+} catch (e) {
+  console.error(`verify-record: cannot read ${positionals[0]}: ${(e as Error).message.split('\n')[0]}`);
+  process.exit(2);
+}
+const problems = verifyRecord(signed, ROOT, values['public-key']);
+if (problems.length === 1 && problems[0]!.startsWith('not a signed')) {
+  console.error(`verify-record: ${positionals[0]}: ${problems[0]}`);
+  process.exit(2);
+}
+if (problems.length) {
+  console.error(`verify-record: ${positionals[0]} is NOT genuine:\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+const r = signed.record;
+console.log(`verify-record: ${positionals[0]} is genuine: signed by Ed25519 key ${signed.signature.publicKey}${values['public-key'] ? ' (the key given)' : ' (pin it with --public-key)'}; ${r.specs.length} specs match this checkout; profile ${r.profile.name}, verdict ${r.verdict}, ${r.requirements.length} requirements`);

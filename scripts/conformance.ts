@@ -10,6 +10,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import YAML from 'yaml';
 import { buildRecord, renderRecordHtml, sign, signingKeyFrom } from '../harness/acceptance/record.ts';
+import { applyGate, loadWaivers, type Waiver } from '../harness/gate.ts';
+import { renderHtml } from '../harness/reporter/html.ts';
+import { renderRequirementsJunit } from '../harness/reporter/junit.ts';
 import { Client, closeAgents } from '../harness/http/client.ts';
 import { ENV, depthFactor } from '../harness/options.ts';
 import { ROOT } from '../harness/paths.ts';
@@ -44,6 +47,11 @@ Options:
   --out DIR              write the reports into DIR (default reports/runs/<time>-<run id>, linked as reports/latest)
   --list                 print the requirements and the writes a run would send; sends nothing, needs no secret
   --quiet                no line per test
+  --baseline FILE        compare with an earlier run's summary.json: the report and summary gain the requirements
+                         newly failing, newly fixed, still failing and new to the spec
+  --fail-on any|new      with --baseline: new counts only failures the baseline did not have (default any)
+  --waivers FILE         known deviations (requirement, target?, reason, acceptedBy, expires): a waived failure does not
+                         count; an expired waiver fails the run; unused waivers are listed
   --record               also write a signed acceptance record (acceptance/record.json and record.html in the
                          report folder), signed with the Ed25519 key in the variable the profile's recordSigningKey
                          names; check one with npm run verify-record -- <record.json>
@@ -77,6 +85,9 @@ function parse() {
       out: { type: 'string' },
       quiet: { type: 'boolean' },
       record: { type: 'boolean' },
+      baseline: { type: 'string' },
+      waivers: { type: 'string' },
+      'fail-on': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -149,6 +160,28 @@ if (args.list) {
 
 const missing = missingCredentials(profile, scope);
 if (missing.length) cannotRun(missing.join('; '));
+// The gate's inputs are checked before the run, not after it.
+let waivers: Waiver[] | undefined;
+if (args.waivers) {
+  try {
+    waivers = loadWaivers(args.waivers);
+  } catch (e) {
+    cannotRun(`--waivers ${(e as Error).message}`);
+  }
+}
+let baseline: { file: string; summary: RunSummary } | undefined;
+if (args.baseline) {
+  try {
+    const data = JSON.parse(readFileSync(args.baseline, 'utf8')) as RunSummary;
+    if (!Array.isArray(data?.interfaces)) throw new Error('not a summary.json (no interfaces)');
+    baseline = { file: args.baseline, summary: data };
+  } catch (e) {
+    cannotRun(`--baseline ${args.baseline}: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+const failOn = args['fail-on'] ?? 'any';
+if (failOn !== 'any' && failOn !== 'new') cannotRun(`--fail-on ${failOn}: give any or new`);
+if (failOn === 'new' && !baseline) cannotRun('--fail-on new needs --baseline (the run to compare with)');
 // A record that cannot be signed is found out before the run, not after it.
 let signingKey: Uint8Array | undefined;
 if (args.record) {
@@ -182,7 +215,13 @@ const code = await new Promise<number>((resolve) => {
 });
 if (!existsSync(summaryFile)) cannotRun(`the run ended (playwright exit ${code}) without writing ${path.relative(process.cwd(), summaryFile)}`);
 if (!explicitDir) linkLatest(runDir);
-const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
+let summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
+if (waivers || baseline) {
+  summary = applyGate(summary, { waivers, baseline, failOn, today: new Date().toISOString().slice(0, 10) });
+  writeFileSync(summaryFile, JSON.stringify(summary, null, 2));
+  writeFileSync(path.join(runDir, 'conformance', 'index.html'), renderHtml(summary));
+  writeFileSync(path.join(runDir, 'junit-requirements.xml'), renderRequirementsJunit(summary));
+}
 if (args.replay) {
   const property = args.replay.split(/[!=]/)[0];
   if (!summary.properties.some((p) => p.property === property)) {

@@ -30,7 +30,7 @@ export interface AcceptanceRecord {
   verdict: RunSummary['verdict'];
   exitCode: number;
   exitReason: string;
-  /** Waivers applied to this run (none until waivers exist). */
+  /** Waivers applied to this run (--waivers): each waived failure with its reason, owner and expiry. */
   waivers: unknown[];
   requirements: Array<{ interface: string; id: string; level: string; status: string; counted: boolean; text: string; source: string; message?: string }>;
 }
@@ -55,7 +55,7 @@ export function buildRecord(summary: RunSummary, profileContent: unknown): Accep
     verdict: summary.verdict,
     exitCode: summary.exitCode,
     exitReason: summary.exitReason,
-    waivers: [],
+    waivers: summary.gate?.waived ?? [],
     requirements: summary.interfaces.flatMap((i) =>
       i.requirements.map((r) => ({ interface: i.name, id: r.id, level: r.level, status: r.status, counted: r.counted, text: r.text, source: r.source, ...(r.message ? { message: r.message.split('\n')[0] } : {}) })),
     ),

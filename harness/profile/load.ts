@@ -34,7 +34,7 @@ export function loadProfile(file: string = process.env.HARNESS_PROFILE || DEFAUL
 }
 
 /** One line per problem, naming the field as a dotted path ("interfaces.chat.settings.windowMs"). */
-function describeErrors(errors: NonNullable<typeof validate.errors>): string {
+export function describeErrors(errors: NonNullable<typeof validate.errors>): string {
   // A failed oneOf also reports each branch's failure; its own message says more than those do.
   const oneOfAt = new Set(errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath));
   const lines = errors

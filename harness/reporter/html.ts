@@ -38,12 +38,28 @@ ${s.fault ? `<dt>Seeded fault</dt><dd><code>${esc(s.fault)}</code></dd>` : ''}
 </dl>
 </header>
 <nav><ul>${s.interfaces.map((i) => `<li><a href="#${esc(i.name)}">${esc(i.name)}</a> ${totalsLine(i)}</li>`).join('')}</ul></nav>
+${renderGate(s)}
 ${s.brokenTests.length ? `<section class="broken"><h2>Checks that could not decide</h2><p>The harness's or the environment's trouble, not a verdict on the target: what these tests claim is inconclusive.</p><ul>${s.brokenTests.map((b) => `<li><b>${esc(b.test)}</b><pre>${esc(b.error)}</pre></li>`).join('')}</ul></section>` : ''}
 ${s.interfaces.map(renderInterface).join('\n')}
 ${s.notes.length ? `<section><h2>Notes</h2><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></section>` : ''}
 ${renderWrites(s)}
 </body></html>
 `;
+}
+
+/** The CI gate's view: what is new, fixed and still failing against the baseline, and the waivers. */
+function renderGate(s: RunSummary): string {
+  const g = s.gate;
+  if (!g) return '';
+  const list = (title: string, items: string[], testid: string) => `<h3>${title} (${items.length})</h3><ul data-testid="${testid}">${items.map((k) => `<li><code>${esc(k)}</code></li>`).join('') || '<li>none</li>'}</ul>`;
+  const waiver = (w: { requirement: string; reason: string; acceptedBy: string; expires: string; target?: string }) => `<li><code>${esc(w.requirement)}</code>${w.target ? ` (${esc(w.target)})` : ''}: ${esc(w.reason)}; accepted by ${esc(w.acceptedBy)}, until ${esc(w.expires)}</li>`;
+  return `<section class="gate"><h2>Gate</h2>
+<p>${g.baseline ? `Against the baseline <code>${esc(g.baseline)}</code>; ` : ''}the exit code counts ${g.failOn === 'new' ? 'only failures the baseline did not have' : 'every counted failure'}, waived ones aside.</p>
+${g.baseline ? list('Newly failing', g.newFailures, 'gate-new') + list('Newly fixed', g.fixed, 'gate-fixed') + list('Still failing', g.stillFailing, 'gate-still') + list('New to the spec', g.newRequirements, 'gate-new-requirements') : ''}
+<h3>Waived (${g.waived.length})</h3><ul data-testid="gate-waived">${g.waived.map(waiver).join('') || '<li>none</li>'}</ul>
+${g.expiredWaivers.length ? `<h3>Expired waivers: they fail the run (${g.expiredWaivers.length})</h3><ul data-testid="gate-expired">${g.expiredWaivers.map(waiver).join('')}</ul>` : ''}
+${g.unusedWaivers.length ? `<h3>Waivers that matched no failure: remove them? (${g.unusedWaivers.length})</h3><ul data-testid="gate-unused">${g.unusedWaivers.map(waiver).join('')}</ul>` : ''}
+</section>`;
 }
 
 function totalsLine(i: InterfaceResult): string {

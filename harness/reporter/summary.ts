@@ -87,6 +87,18 @@ export interface RunSummary {
   verdict: 'passed' | 'failed' | 'inconclusive';
   /** Tests that broke without deciding what they claim: a harness defect, a time-out, an outage. */
   brokenTests: Array<{ test: string; error: string }>;
+  /** The CI gate's view, when the run was given a baseline or waivers (harness/gate.ts). */
+  gate?: {
+    failOn: 'any' | 'new';
+    baseline?: string;
+    newFailures: string[];
+    fixed: string[];
+    stillFailing: string[];
+    newRequirements: string[];
+    waived: Array<{ requirement: string; interface: string; target?: string; reason: string; acceptedBy: string; expires: string }>;
+    expiredWaivers: Array<{ requirement: string; target?: string; reason: string; acceptedBy: string; expires: string }>;
+    unusedWaivers: Array<{ requirement: string; target?: string; reason: string; acceptedBy: string; expires: string }>;
+  };
   /** Per test: when it ran and how long it must sit out by design (for the benchmark's window floor). */
   timing: Array<{ interfaceName: string; test: string; startMs: number; durationMs: number; plannedWaitMs: number; workerIndex: number }>;
 }

@@ -1,0 +1,141 @@
+/**
+ * The CI gate's view of a run: waivers (known deviations a release may ship with, each with a reason, an owner and an
+ * expiry) and a baseline (an earlier run's summary.json), applied to a finished run's summary. A waived failure no
+ * longer decides the exit code and is shown with its reason; an expired waiver fails the run by name; a waiver that
+ * matched nothing is listed so that stale ones get removed. With a baseline, `failOn: 'new'` counts only failures the
+ * baseline did not have.
+ */
+import { readFileSync } from 'node:fs';
+import YAML from 'yaml';
+import { describeErrors } from './profile/load.ts';
+import { countedInconclusive, isCounted, type RunSummary } from './reporter/summary.ts';
+import { makeAjv } from './validation/ajv.ts';
+
+export interface Waiver {
+  requirement: string;
+  /** The profile name the waiver is for; absent: every target. */
+  target?: string;
+  reason: string;
+  acceptedBy: string;
+  /** The last day (UTC, YYYY-MM-DD) the waiver holds. */
+  expires: string;
+}
+
+const WAIVERS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['waivers'],
+  properties: {
+    waivers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['requirement', 'reason', 'acceptedBy', 'expires'],
+        properties: {
+          requirement: { type: 'string', pattern: '^[A-Z]+(-[A-Z0-9]+)+$' },
+          target: { type: 'string', minLength: 1 },
+          reason: { type: 'string', minLength: 1 },
+          acceptedBy: { type: 'string', minLength: 1 },
+          expires: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+        },
+      },
+    },
+  },
+} as const;
+
+/** The waivers of a file, or an error naming each field that is wrong. */
+export function loadWaivers(file: string): Waiver[] {
+  let data: unknown;
+  try {
+    data = YAML.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`${file}: cannot read the waivers (${(e as Error).message.split('\n')[0]})`);
+  }
+  const validate = makeAjv().compile(WAIVERS_SCHEMA);
+  if (!validate(data)) throw new Error(`${file}: ${describeErrors(validate.errors ?? [])}`);
+  const waivers = (data as { waivers: Waiver[] }).waivers;
+  const bad = waivers.filter((w) => Number.isNaN(Date.parse(`${w.expires}T00:00:00Z`)));
+  if (bad.length) throw new Error(`${file}: ${bad.map((w) => `waiver for ${w.requirement}: expires ${w.expires} is not a date`).join('; ')}`);
+  return waivers;
+}
+
+export interface GateOptions {
+  waivers?: Waiver[];
+  baseline?: { file: string; summary: RunSummary };
+  failOn: 'any' | 'new';
+  /** Today, as YYYY-MM-DD (UTC). */
+  today: string;
+}
+
+export interface GateResult {
+  failOn: 'any' | 'new';
+  baseline?: string;
+  /** interface:id of requirements failing now and not in the baseline (new to the spec ones included). */
+  newFailures: string[];
+  fixed: string[];
+  stillFailing: string[];
+  newRequirements: string[];
+  waived: Array<Waiver & { interface: string }>;
+  expiredWaivers: Waiver[];
+  unusedWaivers: Waiver[];
+}
+
+const key = (iface: string, id: string) => `${iface}:${id}`;
+
+/** The summary with the gate applied: its exit code, reason, verdict and counted flags follow the gate's rules. */
+export function applyGate(s: RunSummary, o: GateOptions): RunSummary & { gate: GateResult } {
+  const applicable = (o.waivers ?? []).filter((w) => w.target === undefined || w.target === s.profile.name);
+  const expired = applicable.filter((w) => w.expires < o.today);
+  const live = applicable.filter((w) => w.expires >= o.today);
+  const failedNow = new Set(s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed').map((r) => key(i.name, r.id))));
+  const before = o.baseline?.summary;
+  const knownBefore = new Set(before?.interfaces.flatMap((i) => i.requirements.map((r) => key(i.name, r.id))) ?? []);
+  const failedBefore = new Set(before?.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed').map((r) => key(i.name, r.id))) ?? []);
+  const passedNow = new Set(s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'passed').map((r) => key(i.name, r.id))));
+  const gate: GateResult = {
+    failOn: o.failOn,
+    baseline: o.baseline?.file,
+    newFailures: before ? [...failedNow].filter((k) => !failedBefore.has(k)) : [...failedNow],
+    fixed: [...failedBefore].filter((k) => passedNow.has(k)),
+    stillFailing: [...failedNow].filter((k) => failedBefore.has(k)),
+    newRequirements: before ? s.interfaces.flatMap((i) => i.requirements.map((r) => key(i.name, r.id))).filter((k) => !knownBefore.has(k)) : [],
+    waived: [],
+    expiredWaivers: expired,
+    unusedWaivers: [],
+  };
+  const used = new Set<Waiver>();
+  const interfaces = s.interfaces.map((i) => ({
+    ...i,
+    requirements: i.requirements.map((r) => {
+      if (r.status !== 'failed' || !isCounted(r.level, s.strict)) return r;
+      const waiver = live.find((w) => w.requirement === r.id);
+      if (waiver) {
+        used.add(waiver);
+        gate.waived.push({ ...waiver, interface: i.name });
+        return { ...r, counted: false, message: `waived until ${waiver.expires} (${waiver.acceptedBy}): ${waiver.reason}. ${r.message ?? ''}`.trim() };
+      }
+      if (o.failOn === 'new' && !gate.newFailures.includes(key(i.name, r.id))) return { ...r, counted: false, message: `failed in the baseline too (--fail-on new). ${r.message ?? ''}`.trim() };
+      return r;
+    }),
+  }));
+  gate.unusedWaivers = live.filter((w) => !used.has(w));
+  const failedCounted = interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed' && r.counted).map((r) => r.id));
+  let exitCode: 0 | 1 | 2 = s.exitCode;
+  let exitReason = s.exitReason;
+  if (expired.length) {
+    exitCode = 1;
+    exitReason = `${expired.length} waiver${expired.length > 1 ? 's' : ''} expired: ${expired.map((w) => `${w.requirement} (expired ${w.expires}, ${w.acceptedBy})`).join(', ')}${failedCounted.length ? `; and ${failedCounted.length} counted requirements failed: ${failedCounted.join(', ')}` : ''}`;
+  } else if (failedCounted.length) {
+    exitCode = 1;
+    exitReason = `${failedCounted.length} counted requirement${failedCounted.length > 1 ? 's' : ''} failed${o.failOn === 'new' ? ' that the baseline did not fail' : ''}: ${failedCounted.join(', ')}`;
+  } else if (s.exitCode === 1) {
+    // Every failure is waived or already in the baseline: what is left decides, as it would have without them.
+    const inconclusive = countedInconclusive(interfaces, s.strict);
+    exitCode = inconclusive.length ? 2 : 0;
+    exitReason = inconclusive.length
+      ? `no counted requirement failed (the failures are waived or in the baseline), but ${inconclusive.length} could not be decided (${inconclusive.join(', ')})`
+      : `no counted requirement failed: ${gate.waived.length} waived, ${o.failOn === 'new' ? `${gate.stillFailing.length} failing in the baseline too` : 'none against a baseline'}`;
+  }
+  return { ...s, interfaces, failedCounted, exitCode, exitReason, verdict: exitCode === 0 ? 'passed' : exitCode === 1 ? 'failed' : 'inconclusive', gate };
+}

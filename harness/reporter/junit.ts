@@ -15,7 +15,7 @@ export function renderRequirementsJunit(s: RunSummary): string {
     const errors = i.requirements.filter((r) => r.status === 'inconclusive' && r.counted).length;
     const skipped = i.requirements.length - failures - errors - i.requirements.filter((r) => r.status === 'passed').length;
     return `  <testsuite name="${xml(i.name)}" tests="${i.requirements.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" timestamp="${xml(s.startedAt)}">
-    <properties><property name="run" value="${xml(s.runId)}"/><property name="seed" value="${s.seed}"/><property name="depth" value="${xml(s.depth)}"/><property name="strict" value="${s.strict}"/><property name="spec" value="${xml(i.spec.file)} ${xml(i.spec.sha256)}"/><property name="target" value="${xml(i.target?.baseUrl)}"/></properties>
+    <properties><property name="profile" value="${xml(s.profile.name)}"/><property name="run" value="${xml(s.runId)}"/><property name="seed" value="${s.seed}"/><property name="depth" value="${xml(s.depth)}"/><property name="strict" value="${s.strict}"/><property name="spec" value="${xml(i.spec.file)} ${xml(i.spec.sha256)}"/><property name="harness" value="${xml(s.harness.version)}${s.harness.commit ? ` ${xml(s.harness.commit)}` : ''}"/><property name="target" value="${xml(i.target?.baseUrl)}"/></properties>
 ${cases.join('\n')}
   </testsuite>`;
   });

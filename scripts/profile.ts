@@ -1,0 +1,68 @@
+/**
+ * npm run profile -- new --interfaces chat,game-bridge > my-staging.yaml
+ *   A commented profile to start from: every setting the documents make configurable, with their defaults.
+ * npm run profile -- check my-staging.yaml
+ *   Validates a profile (each wrong field named) and lists the requirements it makes not applicable, and why.
+ * Exit 0: written / valid; 2: a bad command or an invalid profile.
+ */
+import { parseArgs } from 'node:util';
+import { loadProfile } from '../harness/profile/load.ts';
+import { INTERFACES, descriptorOf, isInterfaceName, unknownInterface } from '../harness/registry.ts';
+import { loadSpec } from '../harness/spec/load.ts';
+
+function fail(message: string): never {
+  console.error(`profile: ${message}`);
+  process.exit(2);
+}
+
+let parsed: ReturnType<typeof parse>;
+function parse() {
+  return parseArgs({ options: { interfaces: { type: 'string' } }, allowPositionals: true });
+}
+try {
+  parsed = parse();
+} catch (e) {
+  fail((e as Error).message);
+}
+const [command, file] = parsed.positionals;
+
+if (command === 'new') {
+  const names = (parsed.values.interfaces ?? INTERFACES.join(',')).split(',').map((n) => n.trim()).filter(Boolean);
+  for (const n of names) if (!isInterfaceName(n)) fail(unknownInterface(n));
+  const lines = [
+    '# A target profile (npm run profile -- check <file> validates it). Credentials name environment variables, never',
+    '# secrets. Each interface: baseUrl of the live deployment, then the settings its document makes configurable,',
+    '# with the documents\' defaults; change what your deployment does differently.',
+    'name: my-target',
+    'writes: false                # may the run send requests that change the target (orders, saves, ingested events)?',
+    'requestsPerSecond: 5         # pacing against the live targets',
+    'interfaces:',
+  ];
+  for (const n of names) {
+    const [head, ...rest] = descriptorOf(n as (typeof INTERFACES)[number]).settingsHelp.split('\n');
+    lines.push(`  ${head}`, `    baseUrl: https://${n}.example.invalid   # where the deployment answers`, ...rest.map((l) => `  ${l}`));
+  }
+  console.log(lines.join('\n'));
+  process.exit(0);
+}
+
+if (command === 'check' && file) {
+  let profile: ReturnType<typeof loadProfile>;
+  try {
+    profile = loadProfile(file);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  console.log(`profile ${profile.name} (${file}) is valid; writes ${profile.writes ? 'allowed' : 'not allowed'}`);
+  for (const [name, entry] of Object.entries(profile.interfaces)) {
+    if (!entry || !isInterfaceName(name)) continue;
+    const reasons = descriptorOf(name).notApplicable({ profile, settings: entry.settings, baseUrl: entry.baseUrl, credentials: entry.credentials, live: Boolean(entry.baseUrl) });
+    const spec = loadSpec(name);
+    const na = spec.requirements.filter((r) => reasons.requirements[r.id] || (r.operations?.length && r.operations.every((o) => reasons.operations[o])));
+    console.log(`\n${name}: ${entry.baseUrl ?? 'embedded reference'}; ${na.length} of ${spec.requirements.length} requirements not applicable`);
+    for (const r of na) console.log(`  ${r.id}: ${reasons.requirements[r.id] ?? reasons.operations[r.operations![0]!]}`);
+  }
+  process.exit(0);
+}
+
+fail('usage: npm run profile -- new [--interfaces a,b] | npm run profile -- check <profile.yaml>');

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import YAML from 'yaml';
 import { buildRecord, renderRecordHtml, sign, signingKeyFrom } from '../harness/acceptance/record.ts';
 import { applyGate, loadWaivers, type Waiver } from '../harness/gate.ts';
+import { keepInHistory, loadHistory, renderTrend } from '../harness/trend.ts';
 import { renderHtml } from '../harness/reporter/html.ts';
 import { renderRequirementsJunit } from '../harness/reporter/junit.ts';
 import { Client, closeAgents } from '../harness/http/client.ts';
@@ -52,6 +53,9 @@ Options:
   --fail-on any|new      with --baseline: new counts only failures the baseline did not have (default any)
   --waivers FILE         known deviations (requirement, target?, reason, acceptedBy, expires): a waived failure does not
                          count; an expired waiver fails the run; unused waivers are listed
+  --history DIR          keep this run's summary in DIR (created if missing) and write trend/index.html in the report
+                         folder: the share passed per interface over time, what changed since the run before, what flaps
+  --flap-window N        how many of the latest runs (same harness version and target) the flapping count looks at (10)
   --record               also write a signed acceptance record (acceptance/record.json and record.html in the
                          report folder), signed with the Ed25519 key in the variable the profile's recordSigningKey
                          names; check one with npm run verify-record -- <record.json>
@@ -88,6 +92,8 @@ function parse() {
       baseline: { type: 'string' },
       waivers: { type: 'string' },
       'fail-on': { type: 'string' },
+      history: { type: 'string' },
+      'flap-window': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -179,6 +185,8 @@ if (args.baseline) {
     cannotRun(`--baseline ${args.baseline}: ${(e as Error).message.split('\n')[0]}`);
   }
 }
+const flapWindow = Number(args['flap-window'] ?? 10);
+if (!Number.isInteger(flapWindow) || flapWindow < 2) cannotRun(`--flap-window ${args['flap-window']}: give a whole number of at least 2`);
 const failOn = args['fail-on'] ?? 'any';
 if (failOn !== 'any' && failOn !== 'new') cannotRun(`--fail-on ${failOn}: give any or new`);
 if (failOn === 'new' && !baseline) cannotRun('--fail-on new needs --baseline (the run to compare with)');
@@ -229,6 +237,13 @@ if (args.replay) {
   }
 }
 if (signingKey) writeRecord(summary, signingKey);
+if (args.history) {
+  keepInHistory(args.history, summaryFile, summary);
+  const trend = path.join(runDir, 'trend', 'index.html');
+  mkdirSync(path.dirname(trend), { recursive: true });
+  writeFileSync(trend, renderTrend(loadHistory(args.history), flapWindow));
+  console.log(`conformance: trend of ${args.history}: ${path.relative(process.cwd(), trend)}`);
+}
 console.log(finalLine(summary));
 process.exit(summary.exitCode);
 

@@ -1,6 +1,7 @@
 import type { Exchange } from '../http/exchange.ts';
 import type { Level, Requirement } from '../spec/types.ts';
 import type { Evidence, Verdict, VerdictStatus } from '../verdicts.ts';
+import type { GateResult } from '../gate.ts';
 import type { WriteRecord } from '../writes.ts';
 
 /** Bumped when a field of summary.json changes meaning or goes away; schemas/summary.schema.json describes it. */
@@ -88,17 +89,7 @@ export interface RunSummary {
   /** Tests that broke without deciding what they claim: a harness defect, a time-out, an outage. */
   brokenTests: Array<{ test: string; error: string }>;
   /** The CI gate's view, when the run was given a baseline or waivers (harness/gate.ts). */
-  gate?: {
-    failOn: 'any' | 'new';
-    baseline?: string;
-    newFailures: string[];
-    fixed: string[];
-    stillFailing: string[];
-    newRequirements: string[];
-    waived: Array<{ requirement: string; interface: string; target?: string; reason: string; acceptedBy: string; expires: string }>;
-    expiredWaivers: Array<{ requirement: string; target?: string; reason: string; acceptedBy: string; expires: string }>;
-    unusedWaivers: Array<{ requirement: string; target?: string; reason: string; acceptedBy: string; expires: string }>;
-  };
+  gate?: GateResult;
   /** Per test: when it ran and how long it must sit out by design (for the benchmark's window floor). */
   timing: Array<{ interfaceName: string; test: string; startMs: number; durationMs: number; plannedWaitMs: number; workerIndex: number }>;
 }

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { describeErrors } from './profile/load.ts';
-import { countedInconclusive, isCounted, type RunSummary } from './reporter/summary.ts';
+import { countedFailures, exitCodeOf, isCounted, type RunSummary } from './reporter/summary.ts';
 import { makeAjv } from './validation/ajv.ts';
 
 export interface Waiver {
@@ -120,22 +120,15 @@ export function applyGate(s: RunSummary, o: GateOptions): RunSummary & { gate: G
     }),
   }));
   gate.unusedWaivers = live.filter((w) => !used.has(w));
-  const failedCounted = interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed' && r.counted).map((r) => r.id));
-  let exitCode: 0 | 1 | 2 = s.exitCode;
-  let exitReason = s.exitReason;
+  // The set-aside failures no longer count; the rest decides as it would have without them. An expired waiver fails.
+  const setAside = (r: { counted: boolean }) => !r.counted;
+  const failedCounted = countedFailures(interfaces, s.strict, setAside);
+  let { code: exitCode, reason: exitReason } = s.exitCode === 1 ? exitCodeOf(interfaces, s.strict, false, setAside) : { code: s.exitCode, reason: s.exitReason };
+  if (exitCode === 1 && o.failOn === 'new') exitReason = `${exitReason} (failures the baseline did not have)`;
+  if (exitCode !== 1 && s.exitCode === 1) exitReason = `${exitReason}; ${gate.waived.length} failures waived${o.failOn === 'new' ? `, ${gate.stillFailing.length} failing in the baseline too` : ''}`;
   if (expired.length) {
+    exitReason = `${expired.length} waiver${expired.length > 1 ? 's' : ''} expired: ${expired.map((w) => `${w.requirement} (expired ${w.expires}, ${w.acceptedBy})`).join(', ')}${exitCode === 1 ? `; and ${exitReason}` : ''}`;
     exitCode = 1;
-    exitReason = `${expired.length} waiver${expired.length > 1 ? 's' : ''} expired: ${expired.map((w) => `${w.requirement} (expired ${w.expires}, ${w.acceptedBy})`).join(', ')}${failedCounted.length ? `; and ${failedCounted.length} counted requirements failed: ${failedCounted.join(', ')}` : ''}`;
-  } else if (failedCounted.length) {
-    exitCode = 1;
-    exitReason = `${failedCounted.length} counted requirement${failedCounted.length > 1 ? 's' : ''} failed${o.failOn === 'new' ? ' that the baseline did not fail' : ''}: ${failedCounted.join(', ')}`;
-  } else if (s.exitCode === 1) {
-    // Every failure is waived or already in the baseline: what is left decides, as it would have without them.
-    const inconclusive = countedInconclusive(interfaces, s.strict);
-    exitCode = inconclusive.length ? 2 : 0;
-    exitReason = inconclusive.length
-      ? `no counted requirement failed (the failures are waived or in the baseline), but ${inconclusive.length} could not be decided (${inconclusive.join(', ')})`
-      : `no counted requirement failed: ${gate.waived.length} waived, ${o.failOn === 'new' ? `${gate.stillFailing.length} failing in the baseline too` : 'none against a baseline'}`;
   }
   return { ...s, interfaces, failedCounted, exitCode, exitReason, verdict: exitCode === 0 ? 'passed' : exitCode === 1 ? 'failed' : 'inconclusive', gate };
 }

@@ -6,6 +6,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { esc } from './reporter/html.ts';
 import type { RunSummary } from './reporter/summary.ts';
 
 /** Keeps a run's summary in the history folder (created if missing), named so that names sort by time. */
@@ -75,7 +76,6 @@ export function changed(history: RunSummary[]): Array<{ key: string; before: str
   return b.interfaces.flatMap((i) => i.requirements.map((r) => ({ key: `${i.name}:${r.id}`, before: before.get(`${i.name}:${r.id}`) ?? '(new)', now: r.status }))).filter((c) => c.before !== c.now);
 }
 
-const esc = (s: unknown) => String(s ?? '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** One interface's passed share over the runs, as an inline SVG line with a dot per run. */
 function chart(history: RunSummary[], iface: string): string {

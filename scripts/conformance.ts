@@ -12,8 +12,7 @@ import YAML from 'yaml';
 import { buildRecord, renderRecordHtml, sign, signingKeyFrom } from '../harness/acceptance/record.ts';
 import { applyGate, loadWaivers, type Waiver } from '../harness/gate.ts';
 import { keepInHistory, loadHistory, renderTrend } from '../harness/trend.ts';
-import { renderHtml } from '../harness/reporter/html.ts';
-import { renderRequirementsJunit } from '../harness/reporter/junit.ts';
+import { writeSummaryReports } from '../harness/reporter/html.ts';
 import { Client, closeAgents } from '../harness/http/client.ts';
 import { ENV, depthFactor } from '../harness/options.ts';
 import { ROOT } from '../harness/paths.ts';
@@ -226,9 +225,7 @@ if (!explicitDir) linkLatest(runDir);
 let summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
 if (waivers || baseline) {
   summary = applyGate(summary, { waivers, baseline, failOn, today: new Date().toISOString().slice(0, 10) });
-  writeFileSync(summaryFile, JSON.stringify(summary, null, 2));
-  writeFileSync(path.join(runDir, 'conformance', 'index.html'), renderHtml(summary));
-  writeFileSync(path.join(runDir, 'junit-requirements.xml'), renderRequirementsJunit(summary));
+  writeSummaryReports(runDir, summary);
 }
 if (args.replay) {
   const property = args.replay.split(/[!=]/)[0];

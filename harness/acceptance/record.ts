@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { esc as html } from '../reporter/html.ts';
 import type { RunSummary } from '../reporter/summary.ts';
 
 export const RECORD_FORMAT = 'conformance-acceptance-record/1';
@@ -118,7 +119,6 @@ export function verifyRecord(signed: SignedRecord, root: string, pinnedKey?: str
   return problems;
 }
 
-const html = (s: unknown) => String(s ?? '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The record as one self-contained page (no external assets), laid out to print as a PDF. */
 export function renderRecordHtml(signed: SignedRecord): string {

@@ -14,8 +14,7 @@ import { publishedTargets, secretsFor, type Target } from '../targets.ts';
 import { ANNOTATION, type Evidence, type Verdict } from '../verdicts.ts';
 import type { WriteRecord } from '../writes.ts';
 import { CASSETTE_SCHEMA_VERSION, type Cassette } from './cassette.ts';
-import { renderHtml } from './html.ts';
-import { renderRequirementsJunit } from './junit.ts';
+import { writeSummaryReports } from './html.ts';
 import { SUMMARY_SCHEMA_VERSION, countedFailures, countedInconclusive, exitCodeOf, isCounted, mergeStatus, totalsOf, type Cause, type InterfaceResult, type RequirementResult, type RunSummary } from './summary.ts';
 
 interface Collected {
@@ -128,10 +127,7 @@ export default class ConformanceReporter implements Reporter {
       brokenTests: this.broken,
       timing: this.timing,
     };
-    mkdirSync(path.join(REPORTS_DIR, 'conformance'), { recursive: true });
-    writeFileSync(path.join(REPORTS_DIR, 'summary.json'), JSON.stringify(summary, null, 2));
-    writeFileSync(path.join(REPORTS_DIR, 'conformance', 'index.html'), renderHtml(summary));
-    writeFileSync(path.join(REPORTS_DIR, 'junit-requirements.xml'), renderRequirementsJunit(summary));
+    writeSummaryReports(REPORTS_DIR, summary);
   }
 
   private interfaceResult(target: Target, profile: Profile, strict: boolean): InterfaceResult {

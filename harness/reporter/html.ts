@@ -1,8 +1,12 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Exchange } from '../http/exchange.ts';
+import { renderRequirementsJunit } from './junit.ts';
 import type { WriteRecord } from '../writes.ts';
 import type { Cause, InterfaceResult, RequirementResult, RunSummary } from './summary.ts';
 
-const esc = (s: unknown): string =>
+/** Text made safe inside HTML, attributes included. */
+export const esc = (s: unknown): string =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const LABEL: Record<string, string> = {
@@ -168,3 +172,11 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f7f7f9;padding:.4rem;
 .exchange{display:grid;grid-template-columns:1fr 1fr;gap:.5rem}.exchange h4{margin:.3rem 0}
 code.replay{user-select:all}q{color:#555}.problems{color:#8a1010}.why{color:#555}
 `;
+
+/** The run's reports for people and machines, written (or rewritten, once a gate is applied) into its folder. */
+export function writeSummaryReports(dir: string, summary: RunSummary): void {
+  mkdirSync(path.join(dir, 'conformance'), { recursive: true });
+  writeFileSync(path.join(dir, 'summary.json'), JSON.stringify(summary, null, 2));
+  writeFileSync(path.join(dir, 'conformance', 'index.html'), renderHtml(summary));
+  writeFileSync(path.join(dir, 'junit-requirements.xml'), renderRequirementsJunit(summary));
+}

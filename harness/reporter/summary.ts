@@ -108,24 +108,31 @@ export function isCounted(level: Level, strict: boolean): boolean {
   return level === 'must' || (strict && level === 'should');
 }
 
-export function countedFailures(interfaces: InterfaceResult[], strict: boolean): string[] {
-  return interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed' && isCounted(r.level, strict)).map((r) => r.id));
+/**
+ * Whether a requirement's outcome decides the exit code: its level says, unless the CI gate set it aside (a waived
+ * failure, or one the baseline has too: harness/gate.ts passes `setAside`).
+ */
+type SetAside = (r: RequirementResult) => boolean;
+const decides = (r: RequirementResult, strict: boolean, setAside?: SetAside) => isCounted(r.level, strict) && !setAside?.(r);
+
+export function countedFailures(interfaces: InterfaceResult[], strict: boolean, setAside?: SetAside): string[] {
+  return interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed' && decides(r, strict, setAside)).map((r) => r.id));
 }
 
 export function countedInconclusive(interfaces: InterfaceResult[], strict: boolean): string[] {
-  return interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'inconclusive' && isCounted(r.level, strict)).map((r) => r.id));
+  return interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'inconclusive' && decides(r, strict)).map((r) => r.id));
 }
 
 /**
  * 1 when a counted requirement failed; otherwise 2 when a counted requirement is inconclusive or nothing at all was
  * judged (a --grep that matches no test, say); otherwise 0.
  */
-export function exitCodeOf(interfaces: InterfaceResult[], strict: boolean, interrupted = false): { code: 0 | 1 | 2; reason: string } {
-  const failed = countedFailures(interfaces, strict);
+export function exitCodeOf(interfaces: InterfaceResult[], strict: boolean, interrupted = false, setAside?: SetAside): { code: 0 | 1 | 2; reason: string } {
+  const failed = countedFailures(interfaces, strict, setAside);
   if (failed.length) return { code: 1, reason: `${failed.length} counted requirement${failed.length > 1 ? 's' : ''} failed: ${failed.join(', ')}` };
   const inconclusive = countedInconclusive(interfaces, strict);
   if (inconclusive.length) {
-    const first = interfaces.flatMap((i) => i.requirements).find((r) => r.status === 'inconclusive' && isCounted(r.level, strict));
+    const first = interfaces.flatMap((i) => i.requirements).find((r) => r.status === 'inconclusive' && decides(r, strict));
     return { code: 2, reason: `no counted requirement failed, but ${inconclusive.length} could not be decided (${inconclusive.join(', ')}); first cause: ${(first?.message ?? 'unknown').split('\n')[0].slice(0, 300)}` };
   }
   if (interrupted) return { code: 2, reason: 'the run was interrupted' };

@@ -6,20 +6,17 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { deviation, NotTested } from '../../harness/verdicts.ts';
-import { caseTag } from './events.ts';
-import { HOUR, iso, wire, type ModelEvent } from './model.ts';
+import { iso, wire } from './model.ts';
 import { QueryableWatch, reqTags, seqOf, test } from './usage.ts';
 
-test('every operation refuses a request without the bearer token or with a wrong one', { tag: reqTags('D-AUTH', 'D-QUERYABLE') }, async ({ usage, api, verify, notApplicable, identity }) => {
+test('every operation refuses a request without the bearer token or with a wrong one', { tag: reqTags('D-AUTH', 'D-QUERYABLE') }, async ({ usage, api, verify, notApplicable }) => {
   const s = usage.settings;
   const queryable = new QueryableWatch();
   await verify('D-AUTH', async () => {
     // A real event id, so that only the token can be why GET /v1/events/{id} is refused.
     let id: string | undefined;
     if (!usage.scope.requirements['D-QUERYABLE']) {
-      const tag = caseTag(identity);
-      const { start } = usage.stretches.take(24);
-      const e: ModelEvent = { seq: `${tag}-0`, name: `${s.namePrefix}api_call`, external_customer_id: `${s.customers.externalPrefix}${tag}`, at: start + HOUR, properties: { tier: 'tier_a', units: 1 } };
+      const e = usage.freshCase().event(0, 'api_call', { tier: 'tier_a', units: 1 });
       await usage.ingest([wire(e)], 'ingest one event whose id the unauthenticated read asks for');
       const items = await queryable.settled(() => usage.settled({ external_customer_id: e.external_customer_id }, new Set([e.seq]), 'the event to read without a token', ['D-AUTH']));
       const found = items.find((i) => seqOf(i) === e.seq)?.[s.eventId];

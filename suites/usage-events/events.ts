@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import type { Identity } from '../../harness/fixtures.ts';
-import { DAY, HOUR, INVALID_KINDS, OPERATORS, intervalStart, nextStart, type Clause, type FilterClause, type Interval, type InvalidKind, type ModelEvent, type Scalar } from './model.ts';
+import { DAY, HOUR, INVALID_KINDS, OPERATORS, intervalStart, nextStart, type Clause, type FilterClause, type Interval, type Scalar } from './model.ts';
 import type { UsageEventsSettings } from './settings.ts';
 
 /**
@@ -54,9 +54,6 @@ export function caseTag(identity: Identity): string {
   return identity.name('case').replace(/^conformance-case-/, '');
 }
 
-/** A whole even second inside [from, to): events sit on even seconds, bounds on odd ones, so none is on a bound. */
-export const evenSecond = (from: number, to: number) => fc.integer({ min: Math.ceil(from / 2000), max: Math.floor((to - 1) / 2000) }).map((n) => n * 2000);
-
 export interface Owners {
   customerIds: readonly string[];
   external: readonly string[];
@@ -70,33 +67,7 @@ export const eventBody = (prefix: string) =>
     units: fc.integer({ min: 1, max: 100 }),
   });
 
-/** A valid event at `at` for one of the owners. */
-export function validEvent(prefix: string, owners: Owners, at: fc.Arbitrary<number>): fc.Arbitrary<Omit<ModelEvent, 'seq'>> {
-  const owner = fc.oneof(
-    ...(owners.customerIds.length ? [fc.constantFrom(...owners.customerIds).map((id) => ({ customer_id: id }))] : []),
-    ...(owners.external.length ? [fc.constantFrom(...owners.external).map((id) => ({ external_customer_id: id }))] : []),
-  );
-  return fc.record({ body: eventBody(prefix), owner, at }).map(({ body, owner, at }) => ({ name: body.name, ...owner, at, properties: { tier: body.tier, [UNITS]: body.units } }));
-}
-
-/** An invalid event of a kind: one field breaks the document's table, every other field is valid. */
-export function invalidEvent(kind: InvalidKind, valid: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> {
-  switch (kind) {
-    case 'name':
-      // Characters outside "alphanumeric characters, underscores and dots", in every reading (ASCII or not).
-      return fc.constantFrom('-', ' ', '/', ':', '@', '+').map((bad) => ({ ...valid, name: `${String(valid.name).slice(0, 12)}${bad}x` }));
-    case 'customer':
-      return fc.constant(omit(valid, 'customer_id', 'external_customer_id'));
-    case 'timestamp':
-      return fc.constantFrom('yesterday', 'not a time', '2024-13-45T25:61:00Z', '', '12/31/2024 10:00').map((t) => ({ ...valid, timestamp: t }));
-    case 'properties':
-      return fc.constantFrom<unknown>('units=5', 42, [1, 2], true, null).map((p) => ({ ...valid, properties: p }));
-  }
-}
-
 export const invalidKind = fc.constantFrom(...INVALID_KINDS);
-
-const omit = (o: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 
 /**
  * A generated clause over the properties every generated event carries, inside the agreed region: eq, ne, like and

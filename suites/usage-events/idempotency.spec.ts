@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { RequirementViolation } from '../../harness/verdicts.ts';
-import { caseTag, eventBody } from './events.ts';
+import { eventBody } from './events.ts';
 import { HOUR, wire, type ModelEvent } from './model.ts';
 import { reqTags, seqOf, test } from './usage.ts';
 
@@ -32,7 +32,7 @@ function repeats(plan: Send[]): boolean {
 }
 
 test.describe('idempotency keys', () => {
-  test('idempotency, property: keys repeated within a batch, across batches and in batches sent at once never give a second event', { tag: reqTags(...RULES) }, async ({ usage, property, notApplicable, identity, profile, target }, testInfo) => {
+  test('idempotency, property: keys repeated within a batch, across batches and in batches sent at once never give a second event', { tag: reqTags(...RULES) }, async ({ usage, property, notApplicable, profile, target }, testInfo) => {
     if (usage.scope.requirements['D-IDEMPOTENCY']) return RULES.forEach((id) => notApplicable(id, usage.scope.requirements[id]!));
     fitTimeout(testInfo, { requests: IDEMPOTENCY_CASES * depthFactor() * 8, waitMs: IDEMPOTENCY_CASES * depthFactor() * 200 }, profile, !target.reference);
     const body = eventBody(usage.settings.namePrefix);
@@ -43,9 +43,7 @@ test.describe('idempotency keys', () => {
       arbitrary: fc.record({ plan: sends, body }),
       testing: () => RULES,
       check: async ({ plan, body: b }, _skip, saw) => {
-        const tag = caseTag(identity);
-        const { start } = usage.stretches.take(24);
-        const external = `${usage.settings.customers.externalPrefix}${tag}`;
+        const { tag, external, start } = usage.freshCase();
         // Events with one key are the same event (the repeat a client's retry sends); events without a key are each new.
         let n = 0;
         const eventOf = (key: number | undefined): ModelEvent => {

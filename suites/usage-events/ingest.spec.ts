@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { RequirementViolation, deviation } from '../../harness/verdicts.ts';
-import { caseTag, eventBody, evenSecond, invalidKind } from './events.ts';
+import { eventBody, invalidKind } from './events.ts';
 import { HOUR, RULE_OF, judgeIngestAnswer, wire, type InvalidKind, type ModelEvent } from './model.ts';
 import { QueryableWatch, fieldsDiffer, reqTags, seqOf, test, type Usage } from './usage.ts';
 
@@ -57,9 +57,8 @@ function batches(prefix: string): fc.Arbitrary<Slot[]> {
 }
 
 /** The batch of a case: its events on the wire, the model of the valid ones, and the kind of each invalid one. */
-function batchOf(usage: Usage, tag: string, slots: Slot[]) {
-  const { start } = usage.stretches.take(24);
-  const external = `${usage.settings.customers.externalPrefix}${tag}`;
+function batchOf(usage: Usage, slots: Slot[]) {
+  const { tag, external, start } = usage.freshCase();
   const invalid = new Map<number, InvalidKind>();
   const valid: ModelEvent[] = [];
   const sent = slots.map((s, i) => {
@@ -71,11 +70,11 @@ function batchOf(usage: Usage, tag: string, slots: Slot[]) {
     invalid.set(i, s.bad.kind);
     return broken(s.bad.kind, s.bad.variant, wire(e));
   });
-  return { external, sent, valid, invalid };
+  return { tag, external, sent, valid, invalid };
 }
 
 test.describe('ingesting usage events', () => {
-  test('ingest, property: generated batches of valid and invalid events; errors name exactly the invalid ones, and exactly the valid ones are listed with their fields', { tag: reqTags(...RULES) }, async ({ usage, property, notApplicable, identity, profile, target }, testInfo) => {
+  test('ingest, property: generated batches of valid and invalid events; errors name exactly the invalid ones, and exactly the valid ones are listed with their fields', { tag: reqTags(...RULES) }, async ({ usage, property, notApplicable, profile, target }, testInfo) => {
     if (usage.scope.requirements['D-INGEST-ACCEPTED']) return RULES.forEach((id) => notApplicable(id, usage.scope.requirements[id]!));
     fitTimeout(testInfo, { requests: INGEST_CASES * depthFactor() * 4, waitMs: INGEST_CASES * depthFactor() * 200 }, profile, !target.reference);
     await property({
@@ -85,8 +84,7 @@ test.describe('ingesting usage events', () => {
       arbitrary: batches(usage.settings.namePrefix),
       testing: (slots) => (slots.some((s) => s.bad) ? ['D-INGEST-ERRORS-EXACT', ...new Set(slots.flatMap((s) => (s.bad ? [RULE_OF[s.bad.kind]] : [])))] : ['D-INGEST-ACCEPTED']),
       check: async (slots, _skip, saw) => {
-        const tag = caseTag(identity);
-        const { external, sent, valid, invalid } = batchOf(usage, tag, slots);
+        const { tag, external, sent, valid, invalid } = batchOf(usage, slots);
         const answer = await usage.ingest(sent, `ingest ${sent.length} events, ${invalid.size} invalid`);
         const finding = judgeIngestAnswer(sent.length, invalid, { ...answer, status: answer.reply.status });
         if (finding) throw new RequirementViolation(finding.requirements, finding.message, finding.expected, [answer.reply.exchange]);
@@ -113,15 +111,13 @@ test.describe('ingesting usage events', () => {
     });
   });
 
-  test('a batch of 101 events is refused and ingests none of them', { tag: reqTags('D-INGEST-LIMIT', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable, identity }) => {
+  test('a batch of 101 events is refused and ingests none of them', { tag: reqTags('D-INGEST-LIMIT', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable }) => {
     if (usage.scope.requirements['D-INGEST-LIMIT']) {
       notApplicable('D-INGEST-LIMIT', usage.scope.requirements['D-INGEST-LIMIT']);
       return notApplicable('D-QUERYABLE', usage.scope.requirements['D-QUERYABLE']!);
     }
-    const tag = caseTag(identity);
-    const { start } = usage.stretches.take(24);
-    const external = `${usage.settings.customers.externalPrefix}${tag}`;
-    const event = (i: number): ModelEvent => ({ seq: `${tag}-${i}`, name: `${usage.settings.namePrefix}api_call`, external_customer_id: external, at: start + HOUR + i * 2000, properties: { tier: 'tier_a', units: 1 } });
+    const { external, event: eventOf } = usage.freshCase();
+    const event = (i: number) => eventOf(i, 'api_call', { tier: 'tier_a', units: 1 });
     const queryable = new QueryableWatch();
     await verify('D-INGEST-LIMIT', async () => {
       const over = await usage.ingest(Array.from({ length: 101 }, (_, i) => wire(event(i))), 'ingest 101 events (one over the limit)');
@@ -139,19 +135,16 @@ test.describe('ingesting usage events', () => {
     await verify('D-QUERYABLE', () => queryable.verdict());
   });
 
-  test('a property name used with two types is stored as sent or refused, never coerced', { tag: reqTags('D-INGEST-PROPERTY-TYPES', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable, identity }) => {
+  test('a property name used with two types is stored as sent or refused, never coerced', { tag: reqTags('D-INGEST-PROPERTY-TYPES', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable }) => {
     if (usage.scope.requirements['D-INGEST-PROPERTY-TYPES']) {
       notApplicable('D-INGEST-PROPERTY-TYPES', usage.scope.requirements['D-INGEST-PROPERTY-TYPES']);
       return notApplicable('D-QUERYABLE', usage.scope.requirements['D-QUERYABLE']!);
     }
-    const tag = caseTag(identity);
-    const { start } = usage.stretches.take(24);
-    const external = `${usage.settings.customers.externalPrefix}${tag}`;
+    const { tag, external, event } = usage.freshCase();
     // A property name of this test alone, so that no other check's events give it a type first.
     const mixed = `mixed_${tag.replace(/[^A-Za-z0-9]/g, '_')}`;
-    const at = (i: number) => start + HOUR + i * 2000;
-    const first: ModelEvent = { seq: `${tag}-0`, name: `${usage.settings.namePrefix}storage`, external_customer_id: external, at: at(0), properties: { [mixed]: 'five' } };
-    const later: ModelEvent[] = [5, true].map((v, i) => ({ seq: `${tag}-${i + 1}`, name: `${usage.settings.namePrefix}storage`, external_customer_id: external, at: at(i + 1), properties: { [mixed]: v } }));
+    const first = event(0, 'storage', { [mixed]: 'five' });
+    const later = [5, true].map((v, i) => event(i + 1, 'storage', { [mixed]: v }));
     const queryable = new QueryableWatch();
     await verify('D-INGEST-PROPERTY-TYPES', async () => {
       const one = await usage.ingest([wire(first)], `ingest ${mixed} as a string`);

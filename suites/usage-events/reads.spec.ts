@@ -4,19 +4,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { deviation, NotTested } from '../../harness/verdicts.ts';
-import { caseTag } from './events.ts';
-import { HOUR, wire, type ModelEvent } from './model.ts';
+import { wire } from './model.ts';
 import { QueryableWatch, reqTags, seqOf, test } from './usage.ts';
 
-test('GET /v1/events/{id}: a listed event by its id, and an unknown id refused', { tag: reqTags('D-GET-EVENT', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable, identity }) => {
+test('GET /v1/events/{id}: a listed event by its id, and an unknown id refused', { tag: reqTags('D-GET-EVENT', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable }) => {
   const { eventId } = usage.settings;
   const queryable = new QueryableWatch();
   await verify('D-GET-EVENT', async () => {
     let listed: Record<string, unknown> | undefined;
     if (!usage.scope.requirements['D-QUERYABLE']) {
-      const tag = caseTag(identity);
-      const { start } = usage.stretches.take(24);
-      const sent: ModelEvent = { seq: `${tag}-0`, name: `${usage.settings.namePrefix}api_call`, external_customer_id: `${usage.settings.customers.externalPrefix}${tag}`, at: start + HOUR, properties: { tier: 'tier_b', units: 7 } };
+      const sent = usage.freshCase().event(0, 'api_call', { tier: 'tier_b', units: 7 });
       const answer = await usage.ingest([wire(sent)], 'ingest one event to read back');
       if (!answer.ok) throw new NotTested(`the event to read back was refused (${answer.reply.status}): D-INGEST-ACCEPTED's concern`);
       const items = await queryable.settled(() => usage.settled({ external_customer_id: sent.external_customer_id }, new Set([sent.seq]), 'the event to read back', ['D-GET-EVENT']));

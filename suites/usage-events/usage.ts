@@ -8,8 +8,8 @@ import type { Reply } from '../../harness/http/client.ts';
 import { getAt } from '../../harness/json-pointer.ts';
 import { eventually } from '../../harness/stateful.ts';
 import { RequirementViolation } from '../../harness/verdicts.ts';
-import { Stretches } from './events.ts';
-import { iso, wire, type Interval, type ListQuery, type ModelEvent, type Aggregation } from './model.ts';
+import { Stretches, caseTag } from './events.ts';
+import { HOUR, iso, wire, type Interval, type ListQuery, type ModelEvent, type Aggregation } from './model.ts';
 import { usageScope, type UsageScope } from './scope.ts';
 import type { UsageEventsSettings } from './settings.ts';
 
@@ -30,10 +30,20 @@ export interface StatsQuery {
   end: number;
 }
 
+/** A case of its own: a tag for its names, an external customer id no other case uses, and a day no other case uses. */
+export interface FreshCase {
+  tag: string;
+  external: string;
+  start: number;
+  /** The case's i-th event: named with the profile's prefix, two seconds after the one before, an hour into the day. */
+  event(i: number, name: string, properties: ModelEvent['properties']): ModelEvent;
+}
+
 export interface Usage {
   settings: UsageEventsSettings;
   scope: UsageScope;
   stretches: Stretches;
+  freshCase(): FreshCase;
   ingest(events: unknown[], label: string): Promise<IngestAnswer>;
   /** Every page of the list for a query; the items as the target gives them. */
   list(q: ListQuery, label: string): Promise<Array<Record<string, unknown>>>;
@@ -130,10 +140,17 @@ export const test = base.extend<{ usage: Usage }>({
     // showed while others did, later waits end a while after the slowest wait seen so far.
     let gaveUp = false;
     let lost = false;
+    const stretches = new Stretches(identity, settings.timeBase);
     const usage: Usage = {
       settings,
       scope,
-      stretches: new Stretches(identity, settings.timeBase),
+      stretches,
+      freshCase: () => {
+        const tag = caseTag(identity);
+        const external = `${settings.customers.externalPrefix}${tag}`;
+        const { start } = stretches.take(24);
+        return { tag, external, start, event: (i, name, properties) => ({ seq: `${tag}-${i}`, name: `${settings.namePrefix}${name}`, external_customer_id: external, at: start + HOUR + i * 2000, properties }) };
+      },
       ingest: async (events, label) => {
         const reply = await send({ method: 'POST', path: '/v1/events/ingest', json: { events }, label });
         const body = reply.json as Record<string, unknown> | undefined;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { ENV, runSeed } from './harness/options.ts';
+import { ENV, runSeed, runShard } from './harness/options.ts';
+import { reportersFor } from './harness/reporter/reporters.ts';
 import { REPORTS_DIR } from './harness/paths.ts';
 import { loadProfile } from './harness/profile/load.ts';
 import { drawReferenceCredentials, interfacesInScope } from './harness/targets.ts';
@@ -13,8 +14,14 @@ const scope = interfacesInScope(profile);
 runSeed();
 drawReferenceCredentials(profile, scope);
 process.env[ENV.runId] ??= randomUUID();
+const shard = runShard();
 
-export default defineConfig<{}, { interfaceName: string }>({
+// One project for every interface in scope: Playwright starts new worker processes whenever the project changes, and
+// that start-up (module loading, schema compiling) was the largest fixed cost of a run. A test's interface is the
+// folder of its file (interfaceOfTestFile).
+const inScope = new RegExp(`[\\\\/]suites[\\\\/](${scope.map((n) => n.replace(/[^a-z0-9-]/g, '')).join('|')})[\\\\/][^\\\\/]+\\.spec\\.ts$`);
+
+export default defineConfig({
   testDir: 'suites',
   globalSetup: './harness/global-setup.ts',
   fullyParallel: true,
@@ -27,13 +34,11 @@ export default defineConfig<{}, { interfaceName: string }>({
   forbidOnly: Boolean(process.env.CI),
   outputDir: path.join(REPORTS_DIR, 'test-results'),
   reporter: [
-    ['./harness/reporter/console.ts', { quiet: Boolean(process.env.HARNESS_QUIET) }],
-    // The self-test judges from summary.json alone and skips Playwright's own HTML report (the costliest part of a run).
-    ...(process.env.HARNESS_SELFTEST ? [] : [['html', { outputFolder: path.join(REPORTS_DIR, 'playwright'), open: 'never' }] as const]),
-    // Verdicts travel into CI test views as properties of each test case.
-    ['junit', { outputFile: path.join(REPORTS_DIR, 'junit.xml'), embedAnnotationsAsProperties: true }],
-    ['./harness/reporter/conformance-reporter.ts'],
+    ...reportersFor(REPORTS_DIR, { quiet: Boolean(process.env.HARNESS_QUIET), playwrightHtml: !process.env.HARNESS_SELFTEST }),
+    // A shard also keeps Playwright's blob report, from which npm run merge-reports makes the reports of the whole run.
+    ...(shard ? [['blob', { outputDir: path.join(REPORTS_DIR, 'blob'), fileName: `report-${shard.current}-of-${shard.total}.zip` }] as const] : []),
   ],
+  ...(shard ? { shard } : {}),
   use: { trace: 'off' },
-  projects: scope.map((name) => ({ name, testDir: path.join('suites', name), use: { interfaceName: name } })),
+  testMatch: inScope,
 });

@@ -8,7 +8,8 @@ import { ENV, replayFor, replayToken } from './options.ts';
 import { loadProfile } from './profile/load.ts';
 import type { Profile } from './profile/types.ts';
 import { runProperty } from './property.ts';
-import { descriptorOf, type InterfaceName } from './registry.ts';
+import { descriptorOf, isInterfaceName, type InterfaceName } from './registry.ts';
+import { interfaceOfTest } from './paths.ts';
 import { replayCommand } from './replay-command.ts';
 import type { Secrets } from './secrets.ts';
 import { specForTarget } from './spec/for-target.ts';
@@ -64,13 +65,14 @@ export interface Identity {
 }
 
 type WorkerFixtures = {
-  interfaceName: InterfaceName;
   profile: Profile;
-  spec: LoadedSpec;
-  target: Target;
 };
 
 type TestFixtures = {
+  /** The interface under test: the folder of the test's file under suites/. */
+  interfaceName: InterfaceName;
+  spec: LoadedSpec;
+  target: Target;
   secrets: Secrets;
   api: Client;
   verify: (id: string, check: () => Promise<void> | void) => Promise<boolean>;
@@ -191,27 +193,31 @@ function counted(spec: LoadedSpec, id: string): boolean {
   return level === 'must' || (level === 'should' && Boolean(process.env[ENV.strict]));
 }
 
-export const test = base.extend<TestFixtures, WorkerFixtures>({
-  interfaceName: ['game-bridge', { option: true, scope: 'worker' }],
+const specs = new Map<InterfaceName, LoadedSpec>();
 
+export const test = base.extend<TestFixtures, WorkerFixtures>({
   profile: [async ({}, use) => use(loadProfile()), { scope: 'worker' }],
 
-  spec: [
-    async ({ interfaceName, profile }, use) => {
-      const spec = specForTarget(interfaceName, profile.interfaces[interfaceName]?.settings);
-      precompile(spec);
-      await use(spec);
-    },
-    { scope: 'worker' },
-  ],
+  interfaceName: async ({}, use, testInfo) => {
+    const name = interfaceOfTest(testInfo.titlePath);
+    if (!isInterfaceName(name)) throw new Error(`harness: ${testInfo.titlePath[0]} is not in a folder of suites/ named after an interface`);
+    await use(name);
+  },
 
-  target: [
-    async ({ interfaceName }, use) => {
-      const t = publishedTargets().find((x) => x.interfaceName === interfaceName);
-      await use(t as Target);
-    },
-    { scope: 'worker' },
-  ],
+  // A worker runs the tests of every interface in scope: each one's spec is loaded and compiled once per worker.
+  spec: async ({ interfaceName, profile }, use) => {
+    let spec = specs.get(interfaceName);
+    if (!spec) {
+      spec = specForTarget(interfaceName, profile.interfaces[interfaceName]?.settings);
+      precompile(spec);
+      specs.set(interfaceName, spec);
+    }
+    await use(spec);
+  },
+
+  target: async ({ interfaceName }, use) => {
+    await use(publishedTargets().find((x) => x.interfaceName === interfaceName) as Target);
+  },
 
   secrets: async ({ profile, interfaceName, spec }, use) => {
     const secrets = secretsFor(profile, interfaceName);

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ENV } from './options.ts';
+import { ENV, runShard } from './options.ts';
 
 /**
  * Client identities for checks that count (rate limits): each call gives an address no other test of this run uses.
@@ -18,6 +18,15 @@ const SPACE = 2 * 65536;
 export const PROBE_BLOCK = 15;
 
 const counters = new Map<string, number>();
+
+/**
+ * The identity block of a worker. Shards of one run may run at the same time against one live target, each with its
+ * own workers numbered from 0: shard i of n takes every n-th block, so that no two shards count with one identity.
+ */
+export function blockOf(parallelIndex: number): number {
+  const shard = runShard();
+  return shard ? parallelIndex * shard.total + shard.current - 1 : parallelIndex;
+}
 
 function counterFile(kind: string, block: number): string | undefined {
   const run = process.env[ENV.runId];
@@ -43,11 +52,12 @@ function next(kind: string, block: number, start: () => number, amount = 1): num
  * number within it (the block's numbers start at 0). For identities laid out along a scale, such as spans of time.
  */
 export function reserve(kind: string, parallelIndex: number, amount: number): { block: number; first: number } {
-  return { block: parallelIndex, first: next(kind, parallelIndex, () => 0, amount) };
+  const block = blockOf(parallelIndex);
+  return { block, first: next(kind, block, () => 0, amount) };
 }
 
 export function freshAddress(parallelIndex: number): string {
-  const block = parallelIndex % (SPACE / BLOCK);
+  const block = blockOf(parallelIndex) % (SPACE / BLOCK);
   const n = (block * BLOCK + (next('address', block, () => randomInt(0, BLOCK)) % BLOCK)) % SPACE;
   return `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
 }
@@ -58,7 +68,8 @@ export function freshAddress(parallelIndex: number): string {
  */
 export function freshName(kind: string, parallelIndex: number): string {
   const run = (process.env[ENV.runId] ?? 'norun').slice(0, 8);
-  return `conformance-${kind}-${run}-${parallelIndex}-${next(kind, parallelIndex, () => 0)}`;
+  const block = blockOf(parallelIndex);
+  return `conformance-${kind}-${run}-${block}-${next(kind, block, () => 0)}`;
 }
 
 /**
@@ -76,6 +87,9 @@ export interface Lease {
 
 export async function lease(kind: string, members: readonly number[], waitMs: number): Promise<Lease | undefined> {
   const run = process.env[ENV.runId] ?? `process-${process.pid}`;
+  // Shards on other machines cannot see this machine's lease files: each shard leases only its share of the pool.
+  const shard = runShard();
+  if (shard && shard.total > 1) members = members.filter((_, i) => i % shard.total === shard.current - 1);
   const deadline = Date.now() + waitMs;
   for (;;) {
     for (const index of members) {

@@ -16,7 +16,30 @@ export const ENV = {
   runId: 'HARNESS_RUN_ID',
   grep: 'HARNESS_GREP',
   reportDir: 'HARNESS_REPORT_DIR',
+  shard: 'HARNESS_SHARD',
+  /** Set by npm run merge-reports: the shards' run ids and the earliest start. */
+  mergedFrom: 'HARNESS_MERGED_FROM',
+  startedAt: 'HARNESS_STARTED_AT',
 } as const;
+
+/** "2/4": this run is the second of four shards of one run (Playwright's sharding). */
+export interface Shard {
+  current: number;
+  total: number;
+}
+
+export function parseShard(value: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(value.trim());
+  const current = Number(m?.[1]);
+  const total = Number(m?.[2]);
+  if (!m || total < 1 || current < 1 || current > total) throw new Error(`shard ${JSON.stringify(value)}: give I/N with 1 <= I <= N, e.g. 2/4`);
+  return { current, total };
+}
+
+/** The shard of this run, or undefined for an unsplit run. */
+export function runShard(value = process.env[ENV.shard]): Shard | undefined {
+  return value ? parseShard(value) : undefined;
+}
 
 export const DEPTHS = { quick: 0.25, default: 1, deep: 5 } as const;
 

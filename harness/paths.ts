@@ -6,3 +6,22 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const SPECS_DIR = path.join(ROOT, 'specs');
 export const TARGETS_DIR = path.join(ROOT, 'targets');
 export const REPORTS_DIR = process.env.HARNESS_REPORT_DIR ? path.resolve(process.env.HARNESS_REPORT_DIR) : path.join(ROOT, 'reports');
+export const SUITES_DIR = path.join(ROOT, 'suites');
+
+/**
+ * The interface a test belongs to: the folder of its spec file under suites/. All suites run in one Playwright project
+ * (a project per interface would cost a new worker process at every change of interface), so the file says it.
+ */
+export function interfaceOfTestFile(file: string): string {
+  const rel = path.relative(SUITES_DIR, path.resolve(SUITES_DIR, file));
+  return rel.startsWith('..') || path.isAbsolute(rel) ? '' : rel.split(path.sep)[0];
+}
+
+/**
+ * The interface of a test from its title path, whose first spec-file entry is the file that declares it (relative to
+ * suites/). Not the test's own location: shared checks (harness/generic) are declared by code outside suites/.
+ */
+export function interfaceOfTest(titlePath: readonly string[]): string {
+  const file = titlePath.find((t) => /\.spec\.ts$/.test(t));
+  return file ? interfaceOfTestFile(file) : '';
+}

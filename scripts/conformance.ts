@@ -5,16 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import YAML from 'yaml';
-import { buildRecord, renderRecordHtml, sign, signingKeyFrom } from '../harness/acceptance/record.ts';
-import { applyGate, loadWaivers, type Waiver } from '../harness/gate.ts';
-import { keepInHistory, loadHistory, renderTrend } from '../harness/trend.ts';
-import { writeSummaryReports } from '../harness/reporter/html.ts';
+import { AFTER_RUN_HELP, AFTER_RUN_OPTIONS, finalLine, finishRun, prepareAfterRun } from '../harness/after-run.ts';
 import { Client, closeAgents } from '../harness/http/client.ts';
-import { ENV, depthFactor } from '../harness/options.ts';
+import { ENV, depthFactor, parseShard } from '../harness/options.ts';
 import { ROOT } from '../harness/paths.ts';
 import { DEFAULT_PROFILE, loadProfile } from '../harness/profile/load.ts';
 import type { Profile } from '../harness/profile/types.ts';
@@ -47,17 +43,9 @@ Options:
   --out DIR              write the reports into DIR (default reports/runs/<time>-<run id>, linked as reports/latest)
   --list                 print the requirements and the writes a run would send; sends nothing, needs no secret
   --quiet                no line per test
-  --baseline FILE        compare with an earlier run's summary.json: the report and summary gain the requirements
-                         newly failing, newly fixed, still failing and new to the spec
-  --fail-on any|new      with --baseline: new counts only failures the baseline did not have (default any)
-  --waivers FILE         known deviations (requirement, target?, reason, acceptedBy, expires): a waived failure does not
-                         count; an expired waiver fails the run; unused waivers are listed
-  --history DIR          keep this run's summary in DIR (created if missing) and write trend/index.html in the report
-                         folder: the share passed per interface over time, what changed since the run before, what flaps
-  --flap-window N        how many of the latest runs (same harness version and target) the flapping count looks at (10)
-  --record               also write a signed acceptance record (acceptance/record.json and record.html in the
-                         report folder), signed with the Ed25519 key in the variable the profile's recordSigningKey
-                         names; check one with npm run verify-record -- <record.json>
+${AFTER_RUN_HELP}
+  --shard I/N            run the I-th of N parts of the run (needs --seed); the report folder keeps a blob report, and
+                         npm run merge-reports -- <the N report folders> makes the reports of the whole run
   --help                 this text
 
 Environment: HARNESS_REPORT_DIR=DIR is --out DIR; the credential variables the profile names (credentials:).
@@ -87,12 +75,8 @@ function parse() {
       'max-minutes': { type: 'string' },
       out: { type: 'string' },
       quiet: { type: 'boolean' },
-      record: { type: 'boolean' },
-      baseline: { type: 'string' },
-      waivers: { type: 'string' },
-      'fail-on': { type: 'string' },
-      history: { type: 'string' },
-      'flap-window': { type: 'string' },
+      shard: { type: 'string' },
+      ...AFTER_RUN_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -141,6 +125,16 @@ if (args.seed !== undefined) {
 }
 if (args.workers !== undefined && !/^[1-9]\d*$/.test(args.workers)) cannotRun(`--workers ${args.workers}: give a whole number of at least 1`);
 if (args.strict) env[ENV.strict] = '1';
+if (args.shard !== undefined) {
+  try {
+    parseShard(args.shard);
+  } catch (e) {
+    cannotRun(`--shard ${(e as Error).message}`);
+  }
+  // Every shard must generate the same cases as the others, or the merged run would not be one run.
+  if (args.seed === undefined) cannotRun('--shard needs --seed: every shard of a run must generate the same cases (in CI, e.g. --seed $GITHUB_RUN_ID)');
+  env[ENV.shard] = args.shard;
+}
 if (args.replay) {
   if (!/^[A-Za-z0-9_.-]+(![A-Z0-9,-]+)?=[0-9:]+$/.test(args.replay)) cannotRun(`--replay ${args.replay}: not a replay token (copy it from a failure's replay command)`);
   env[ENV.replay] = args.replay;
@@ -165,42 +159,7 @@ if (args.list) {
 
 const missing = missingCredentials(profile, scope);
 if (missing.length) cannotRun(missing.join('; '));
-// The gate's inputs are checked before the run, not after it.
-let waivers: Waiver[] | undefined;
-if (args.waivers) {
-  try {
-    waivers = loadWaivers(args.waivers);
-  } catch (e) {
-    cannotRun(`--waivers ${(e as Error).message}`);
-  }
-}
-let baseline: { file: string; summary: RunSummary } | undefined;
-if (args.baseline) {
-  try {
-    const data = JSON.parse(readFileSync(args.baseline, 'utf8')) as RunSummary;
-    if (!Array.isArray(data?.interfaces)) throw new Error('not a summary.json (no interfaces)');
-    baseline = { file: args.baseline, summary: data };
-  } catch (e) {
-    cannotRun(`--baseline ${args.baseline}: ${(e as Error).message.split('\n')[0]}`);
-  }
-}
-const flapWindow = Number(args['flap-window'] ?? 10);
-if (!Number.isInteger(flapWindow) || flapWindow < 2) cannotRun(`--flap-window ${args['flap-window']}: give a whole number of at least 2`);
-const failOn = args['fail-on'] ?? 'any';
-if (failOn !== 'any' && failOn !== 'new') cannotRun(`--fail-on ${failOn}: give any or new`);
-if (failOn === 'new' && !baseline) cannotRun('--fail-on new needs --baseline (the run to compare with)');
-// A record that cannot be signed is found out before the run, not after it.
-let signingKey: Uint8Array | undefined;
-if (args.record) {
-  if (!profile.recordSigningKey) cannotRun('--record: the profile names no recordSigningKey (the environment variable holding the Ed25519 key that signs the record)');
-  const value = process.env[profile.recordSigningKey];
-  if (!value) cannotRun(`--record: the environment variable ${profile.recordSigningKey} (the profile's recordSigningKey) is not set`);
-  try {
-    signingKey = signingKeyFrom(value, profile.recordSigningKey);
-  } catch (e) {
-    cannotRun(`--record: ${(e as Error).message}`);
-  }
-}
+const afterRun = prepareAfterRun(args, profile, profileFile, cannotRun);
 
 const workers = Number(args.workers ?? env.HARNESS_WORKERS ?? 2);
 checkPlannedWork();
@@ -213,6 +172,7 @@ const runDir = explicitDir ? path.resolve(explicitDir) : freshRunDir(runId);
 env[ENV.reportDir] = runDir;
 const summaryFile = path.join(runDir, 'summary.json');
 rmSync(summaryFile, { force: true });
+rmSync(path.join(runDir, 'blob'), { recursive: true, force: true });
 const pwArgs = [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', path.join(ROOT, 'playwright.config.ts')];
 if (args.grep) pwArgs.push('--grep', args.grep);
 const code = await new Promise<number>((resolve) => {
@@ -223,53 +183,15 @@ const code = await new Promise<number>((resolve) => {
 if (!existsSync(summaryFile)) cannotRun(`the run ended (playwright exit ${code}) without writing ${path.relative(process.cwd(), summaryFile)}`);
 if (!explicitDir) linkLatest(runDir);
 let summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
-if (waivers || baseline) {
-  summary = applyGate(summary, { waivers, baseline, failOn, today: new Date().toISOString().slice(0, 10) });
-  writeSummaryReports(runDir, summary);
-}
 if (args.replay) {
   const property = args.replay.split(/[!=]/)[0];
   if (!summary.properties.some((p) => p.property === property)) {
     cannotRun(`--replay ${args.replay}: no test of this run has the property ${property} (does --grep select the test the replay command names?)`);
   }
 }
-if (signingKey) writeRecord(summary, signingKey);
-if (args.history) {
-  keepInHistory(args.history, summaryFile, summary);
-  const trend = path.join(runDir, 'trend', 'index.html');
-  mkdirSync(path.dirname(trend), { recursive: true });
-  writeFileSync(trend, renderTrend(loadHistory(args.history), flapWindow));
-  console.log(`conformance: trend of ${args.history}: ${path.relative(process.cwd(), trend)}`);
-}
-console.log(finalLine(summary));
+summary = finishRun(runDir, summary, afterRun);
+console.log(finalLine(summary, runDir));
 process.exit(summary.exitCode);
-
-/** The signed acceptance record of the run, beside its other reports. */
-function writeRecord(s: RunSummary, key: Uint8Array): void {
-  const signed = sign(buildRecord(s, YAML.parse(readFileSync(profileFile, 'utf8'))), key);
-  const dir = path.join(runDir, 'acceptance');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'record.json'), JSON.stringify(signed, null, 2));
-  writeFileSync(path.join(dir, 'record.html'), renderRecordHtml(signed));
-  console.log(`conformance: acceptance record ${path.relative(process.cwd(), path.join(dir, 'record.json'))}, signed by Ed25519 public key ${signed.signature.publicKey}`);
-}
-
-/** What was counted and what was not, and why, in one line. */
-function finalLine(s: RunSummary): string {
-  const all = s.interfaces.flatMap((i) => i.requirements);
-  const n = (f: (r: (typeof all)[number]) => boolean) => all.filter(f).length;
-  const notCounted = n((r) => r.status === 'failed' && !r.counted);
-  const parts = [
-    `${n((r) => r.status === 'passed')} passed`,
-    `${s.failedCounted.length} failed and counted${notCounted ? ` (${notCounted} more failed, not counted: ${s.strict ? 'advisories' : 'shoulds without --strict'})` : ''}`,
-    `${n((r) => r.status === 'inconclusive')} inconclusive`,
-    `${n((r) => r.status === 'not-tested')} not tested`,
-    `${n((r) => r.status === 'not-applicable')} not applicable`,
-  ];
-  const flagged = n((r) => r.status === 'flagged');
-  if (flagged) parts.push(`${flagged} advisories flagged`);
-  return `conformance: ${s.profile.name}, seed ${s.seed}: ${parts.join(', ')}. Exit ${s.exitCode}: ${s.exitReason}. Report: ${path.relative(process.cwd(), path.join(runDir, 'conformance', 'index.html'))}`;
-}
 
 /** The planned work of the run against the time the profile or --max-minutes allows, before anything is sent. */
 function checkPlannedWork(): void {

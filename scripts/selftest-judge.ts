@@ -70,3 +70,11 @@ export function unproven(claimed: Pair[], proven: Pair[]): Pair[] {
   const seen = new Set(proven.map(pairKey));
   return claimed.filter((p) => !seen.has(pairKey(p)));
 }
+
+/** Where a merged sharded run's verdicts differ from the unsplit run's, requirement by requirement (empty: none). */
+export function verdictDifferences(unsplit: RunSummary, merged: RunSummary): string[] {
+  const verdicts = (s: RunSummary) => new Map(s.interfaces.flatMap((i) => i.requirements.map((r) => [`${i.name} ${r.id}`, r.status] as const)));
+  const a = verdicts(unsplit);
+  const b = verdicts(merged);
+  return [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).map((k) => `${k}: ${a.get(k) ?? 'absent'} unsplit, ${b.get(k) ?? 'absent'} merged`);
+}

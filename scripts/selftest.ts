@@ -15,12 +15,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import YAML from 'yaml';
 import type { Fault } from '../mocks/types.ts';
-import { ROOT, TARGETS_DIR } from '../harness/paths.ts';
+import { ROOT, TARGETS_DIR, interfaceOfTestFile } from '../harness/paths.ts';
 import { REGISTRY, isInterfaceName } from '../harness/registry.ts';
 import { summaryProblems } from '../harness/reporter/summary-schema.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
-import { checkName, consistency, judgeFault, judgeValid, pairKey, unproven, type Pair } from './selftest-judge.ts';
+import { checkName, consistency, judgeFault, judgeValid, pairKey, unproven, verdictDifferences, type Pair } from './selftest-judge.ts';
 
 const { values } = parseArgs({
   options: {
@@ -65,6 +65,16 @@ for (const { file } of referenceProfiles) {
   runs.push({ name: `valid ${file}`, args: ['--target', path.join('targets', file), '--strict'], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s, [...new Set(flag)]) }) });
 }
 runs.push(...faultRuns());
+
+// A sharded run, merged, must give the verdicts of the unsplit run with the same seed (the valid reference.yaml run).
+const SHARDS = 3;
+const shardRuns: Run[] = Array.from({ length: SHARDS }, (_, i) => ({
+  name: `shard ${i + 1} of ${SHARDS} of reference.yaml`,
+  args: ['--target', path.join('targets', 'reference.yaml'), '--strict', '--workers', '1', '--shard', `${i + 1}/${SHARDS}`],
+  faults: [],
+  judge: (_code, s) => ({ problem: s ? undefined : 'no summary.json' }),
+}));
+runs.push(...shardRuns);
 
 /**
  * One run per fault, except that faults of different interfaces needing the same profile share a run: each
@@ -125,17 +135,19 @@ function only(s: RunSummary, interfaceName: string): RunSummary {
 /** The (check, requirement) pairs of every test the suites define, from Playwright's listing under each interface's home profile. */
 function claimedPairs(): Pair[] {
   const pairs = new Map<string, Pair>();
-  type Listed = { specs?: Array<{ title: string; tags?: string[]; tests?: Array<{ projectName: string }> }>; suites?: Listed[] };
-  const walk = (suite: Listed) => {
+  type Listed = { file: string; specs?: Array<{ title: string; tags?: string[] }>; suites?: Listed[] };
+  // A test belongs to the spec file whose suite holds it (shared checks are declared by code outside suites/); the
+  // listing names that file relative to suites/, the config's test directory.
+  const walk = (suite: Listed, specFile = suite.file) => {
     for (const spec of suite.specs ?? []) {
-      const interfaceName = spec.tests?.[0]?.projectName ?? '';
+      const interfaceName = interfaceOfTestFile(specFile);
       if (!isInterfaceName(interfaceName)) continue;
       for (const t of spec.tags ?? []) {
         const p = { interfaceName, check: checkName(spec.title), requirement: t.replace(/^@/, '') };
         pairs.set(pairKey(p), p);
       }
     }
-    for (const child of suite.suites ?? []) walk(child);
+    for (const child of suite.suites ?? []) walk(child, specFile);
   };
   for (const profile of new Set(REGISTRY.map((d) => homeProfile(d.name)))) {
     const out = execFileSync(process.execPath, [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--list', '--reporter=json', '-c', path.join(ROOT, 'playwright.config.ts')], {
@@ -209,6 +221,35 @@ if (checkPairs) {
   console.log(pairsProblem ? `FAIL ${pairsProblem}` : `ok   each of the ${n} (check, requirement) pairs the suites of ${complete.join(', ')} claim is made to fail by a seeded fault (advisories: shown flagged)`);
 }
 
+let shardProblem: string | undefined;
+const unsplit = results.find((r) => r.run.name === 'valid reference.yaml' && !r.problem);
+const checkShards = Boolean(unsplit) && shardRuns.every((r) => results.some((x) => x.run === r));
+if (checkShards) {
+  shardProblem = await mergedEqualsUnsplit(path.join(dirOf(unsplit!.run), 'summary.json'), shardRuns.map(dirOf));
+  console.log(`${shardProblem ? 'FAIL' : 'ok  '} ${SHARDS} shards of reference.yaml, merged, give the unsplit run's verdicts, requirement by requirement${shardProblem ? `\n     ${shardProblem}` : ''}`);
+}
+
+/** Merges the shards (npm run merge-reports) and compares the merged verdicts with the unsplit run's. */
+async function mergedEqualsUnsplit(unsplitSummary: string, shardDirs: string[]): Promise<string | undefined> {
+  const out = path.join(SELFTEST_DIR, 'merged-shards');
+  let output = '';
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'merge-reports.ts'), ...shardDirs, '--out', out], { cwd: ROOT, env: { ...process.env, ...SECRETS }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('exit', (c) => resolve(c ?? 2));
+  });
+  const file = path.join(out, 'summary.json');
+  if (!existsSync(file)) return `merge-reports exit ${code} without a summary:\n${output.split('\n').slice(-15).join('\n')}`;
+  const merged = JSON.parse(readFileSync(file, 'utf8')) as RunSummary;
+  const before = JSON.parse(readFileSync(unsplitSummary, 'utf8')) as RunSummary;
+  const diff = verdictDifferences(before, merged);
+  if (diff.length) return `${diff.length} verdicts differ:\n     ${diff.slice(0, 20).join('\n     ')}`;
+  if (code !== before.exitCode) return `merge-reports exit ${code}, the unsplit run's ${before.exitCode}`;
+  const schema = summaryProblems(merged);
+  return schema.length ? `the merged summary.json does not fit its schema: ${schema.join('; ')}` : undefined;
+}
+
 let browserProblem: string | undefined;
 const sample = results.find((r) => r.run.name.startsWith('fault') && !r.problem);
 if (!values['no-browser'] && sample) {
@@ -261,6 +302,7 @@ console.log(
 
 const extra = [
   { ran: checkPairs, problem: pairsProblem },
+  { ran: checkShards, problem: shardProblem },
   { ran: Boolean(sample && !values['no-browser']), problem: browserProblem },
   { ran: true, problem: leaks.length ? 'leak' : undefined },
 ].filter((c) => c.ran);

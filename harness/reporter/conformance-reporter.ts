@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { COUNTED_FAILURES } from '../counted.ts';
 import { ENV } from '../options.ts';
-import { REPORTS_DIR, ROOT } from '../paths.ts';
+import { REPORTS_DIR, ROOT, interfaceOfTest } from '../paths.ts';
 import { loadProfile } from '../profile/load.ts';
 import type { Profile } from '../profile/types.ts';
 import { isInterfaceName } from '../registry.ts';
@@ -32,7 +32,8 @@ const stripColours = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
  * cassette per failure for replays.
  */
 export default class ConformanceReporter implements Reporter {
-  private readonly started = new Date();
+  // A merge of shards reports the run as it was: from the first shard's start.
+  private readonly started = process.env[ENV.startedAt] ? new Date(process.env[ENV.startedAt]!) : new Date();
   private readonly collected: Collected[] = [];
   private readonly notes: string[] = [];
   private readonly writes: WriteRecord[] = [];
@@ -47,7 +48,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const interfaceName = test.parent.project()?.name ?? '';
+    const interfaceName = interfaceOfTest(test.titlePath());
     if (!isInterfaceName(interfaceName)) return;
     const title = test.title;
     const annotations = result.annotations?.length ? result.annotations : test.annotations;
@@ -115,6 +116,8 @@ export default class ConformanceReporter implements Reporter {
       strict,
       fault: process.env[ENV.fault] || undefined,
       grep: process.env[ENV.grep] || undefined,
+      shard: process.env[ENV.shard] || undefined,
+      mergedFrom: process.env[ENV.mergedFrom] ? (JSON.parse(process.env[ENV.mergedFrom]!) as string[]) : undefined,
       interfaces,
       notes: [...new Set(this.notes)],
       writes: this.writes,

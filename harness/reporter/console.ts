@@ -1,4 +1,5 @@
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { interfaceOfTest } from '../paths.ts';
 import { ANNOTATION, type Verdict } from '../verdicts.ts';
 
 /**
@@ -18,7 +19,7 @@ export default class ConsoleReporter implements Reporter {
     const count = (s: Verdict['status']) => new Set(verdicts.filter((v) => v.status === s).map((v) => v.id)).size;
     const parts = (['failed', 'inconclusive', 'passed', 'not-tested', 'not-applicable', 'flagged'] as const).filter((s) => count(s)).map((s) => `${count(s)} ${s.replace('-', ' ')}`);
     const mark = result.status === 'timedOut' ? 'TIME' : result.status !== 'passed' ? 'FAIL' : count('failed') ? 'warn' : count('inconclusive') ? '??  ' : 'ok  ';
-    const project = test.parent.project()?.name ?? '';
+    const project = interfaceOfTest(test.titlePath());
     const why = result.status === 'timedOut' ? ': ran out of its time limit (inconclusive)' : '';
     process.stdout.write(`${mark} ${project} › ${test.title} (${(result.duration / 1000).toFixed(1)} s)${parts.length ? `: ${parts.join(', ')}` : ''}${why}\n`);
   }

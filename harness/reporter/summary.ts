@@ -74,6 +74,10 @@ export interface RunSummary {
   strict: boolean;
   fault?: string;
   grep?: string;
+  /** One part of a sharded run ("2/4"). */
+  shard?: string;
+  /** The shards' run ids, for the summary npm run merge-reports made of them. */
+  mergedFrom?: string[];
   interfaces: InterfaceResult[];
   notes: string[];
   writes: WriteRecord[];

@@ -1,0 +1,129 @@
+/**
+ * What happens to a finished run's summary, for a run (scripts/conformance.ts) and for the merge of a sharded one
+ * (scripts/merge-reports.ts) alike: the gate (baseline, waivers), the signed acceptance record, the nightly history
+ * and trend, and the closing line. Its inputs are checked before the run starts, not after it.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { buildRecord, renderRecordHtml, sign, signingKeyFrom } from './acceptance/record.ts';
+import { applyGate, loadWaivers, type Waiver } from './gate.ts';
+import type { Profile } from './profile/types.ts';
+import { writeSummaryReports } from './reporter/html.ts';
+import type { RunSummary } from './reporter/summary.ts';
+import { keepInHistory, loadHistory, renderTrend } from './trend.ts';
+
+/** The command-line options of the after-run steps (node:util parseArgs form), shared by both commands. */
+export const AFTER_RUN_OPTIONS = {
+  record: { type: 'boolean' },
+  baseline: { type: 'string' },
+  waivers: { type: 'string' },
+  'fail-on': { type: 'string' },
+  history: { type: 'string' },
+  'flap-window': { type: 'string' },
+} as const;
+
+export const AFTER_RUN_HELP = `  --baseline FILE        compare with an earlier run's summary.json: the report and summary gain the requirements
+                         newly failing, newly fixed, still failing and new to the spec
+  --fail-on any|new      with --baseline: new counts only failures the baseline did not have (default any)
+  --waivers FILE         known deviations (requirement, target?, reason, acceptedBy, expires): a waived failure does not
+                         count; an expired waiver fails the run; unused waivers are listed
+  --history DIR          keep this run's summary in DIR (created if missing) and write trend/index.html in the report
+                         folder: the share passed per interface over time, what changed since the run before, what flaps
+  --flap-window N        how many of the latest runs (same harness version and target) the flapping count looks at (10)
+  --record               also write a signed acceptance record (acceptance/record.json and record.html in the
+                         report folder), signed with the Ed25519 key in the variable the profile's recordSigningKey
+                         names; check one with npm run verify-record -- <record.json>`;
+
+export interface AfterRun {
+  profileFile: string;
+  waivers?: Waiver[];
+  baseline?: { file: string; summary: RunSummary };
+  failOn: 'any' | 'new';
+  history?: string;
+  flapWindow: number;
+  signingKey?: Uint8Array;
+}
+
+type Values = { [K in keyof typeof AFTER_RUN_OPTIONS]?: (typeof AFTER_RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+/** Checks the after-run options; `cannotRun` ends the command with its reason (exit 2). */
+export function prepareAfterRun(values: Values, profile: Profile, profileFile: string, cannotRun: (reason: string) => never): AfterRun {
+  let waivers: Waiver[] | undefined;
+  if (values.waivers) {
+    try {
+      waivers = loadWaivers(values.waivers);
+    } catch (e) {
+      cannotRun(`--waivers ${(e as Error).message}`);
+    }
+  }
+  let baseline: AfterRun['baseline'];
+  if (values.baseline) {
+    try {
+      const data = JSON.parse(readFileSync(values.baseline, 'utf8')) as RunSummary;
+      if (!Array.isArray(data?.interfaces)) throw new Error('not a summary.json (no interfaces)');
+      baseline = { file: values.baseline, summary: data };
+    } catch (e) {
+      cannotRun(`--baseline ${values.baseline}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  const flapWindow = Number(values['flap-window'] ?? 10);
+  if (!Number.isInteger(flapWindow) || flapWindow < 2) cannotRun(`--flap-window ${values['flap-window']}: give a whole number of at least 2`);
+  const failOn = values['fail-on'] ?? 'any';
+  if (failOn !== 'any' && failOn !== 'new') cannotRun(`--fail-on ${failOn}: give any or new`);
+  if (failOn === 'new' && !baseline) cannotRun('--fail-on new needs --baseline (the run to compare with)');
+  // A record that cannot be signed is found out before the run, not after it.
+  let signingKey: Uint8Array | undefined;
+  if (values.record) {
+    if (!profile.recordSigningKey) cannotRun('--record: the profile names no recordSigningKey (the environment variable holding the Ed25519 key that signs the record)');
+    const value = process.env[profile.recordSigningKey];
+    if (!value) cannotRun(`--record: the environment variable ${profile.recordSigningKey} (the profile's recordSigningKey) is not set`);
+    try {
+      signingKey = signingKeyFrom(value, profile.recordSigningKey);
+    } catch (e) {
+      cannotRun(`--record: ${(e as Error).message}`);
+    }
+  }
+  return { profileFile, waivers, baseline, failOn, history: values.history, flapWindow, signingKey };
+}
+
+/** Applies the gate, writes the record and the trend; gives the summary whose exit code the command ends with. */
+export function finishRun(runDir: string, summary: RunSummary, o: AfterRun): RunSummary {
+  if (o.waivers || o.baseline) {
+    summary = applyGate(summary, { waivers: o.waivers, baseline: o.baseline, failOn: o.failOn, today: new Date().toISOString().slice(0, 10) });
+    writeSummaryReports(runDir, summary);
+  }
+  if (o.signingKey) {
+    const signed = sign(buildRecord(summary, YAML.parse(readFileSync(o.profileFile, 'utf8'))), o.signingKey);
+    const dir = path.join(runDir, 'acceptance');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'record.json'), JSON.stringify(signed, null, 2));
+    writeFileSync(path.join(dir, 'record.html'), renderRecordHtml(signed));
+    console.log(`conformance: acceptance record ${path.relative(process.cwd(), path.join(dir, 'record.json'))}, signed by Ed25519 public key ${signed.signature.publicKey}`);
+  }
+  if (o.history) {
+    keepInHistory(o.history, path.join(runDir, 'summary.json'), summary);
+    const trend = path.join(runDir, 'trend', 'index.html');
+    mkdirSync(path.dirname(trend), { recursive: true });
+    writeFileSync(trend, renderTrend(loadHistory(o.history), o.flapWindow));
+    console.log(`conformance: trend of ${o.history}: ${path.relative(process.cwd(), trend)}`);
+  }
+  return summary;
+}
+
+/** What was counted and what was not, and why, in one line. */
+export function finalLine(s: RunSummary, runDir: string): string {
+  const all = s.interfaces.flatMap((i) => i.requirements);
+  const n = (f: (r: (typeof all)[number]) => boolean) => all.filter(f).length;
+  const notCounted = n((r) => r.status === 'failed' && !r.counted);
+  const parts = [
+    `${n((r) => r.status === 'passed')} passed`,
+    `${s.failedCounted.length} failed and counted${notCounted ? ` (${notCounted} more failed, not counted: ${s.strict ? 'advisories' : 'shoulds without --strict'})` : ''}`,
+    `${n((r) => r.status === 'inconclusive')} inconclusive`,
+    `${n((r) => r.status === 'not-tested')} not tested`,
+    `${n((r) => r.status === 'not-applicable')} not applicable`,
+  ];
+  const flagged = n((r) => r.status === 'flagged');
+  if (flagged) parts.push(`${flagged} advisories flagged`);
+  return `conformance: ${s.profile.name}, seed ${s.seed}: ${parts.join(', ')}. Exit ${s.exitCode}: ${s.exitReason}. Report: ${path.relative(process.cwd(), path.join(runDir, 'conformance', 'index.html'))}`;
+}

@@ -6,7 +6,9 @@
  * against the same loopback server, in one run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import YAML from 'yaml';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -21,7 +23,7 @@ import { validValue } from '../harness/generic/bodies.ts';
 import { checkResponse, precompile } from '../harness/validation/responses.ts';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '8' }, 'skip-run': { type: 'boolean' } },
+  options: { seconds: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '8' }, 'skip-run': { type: 'boolean' }, 'skip-chat': { type: 'boolean' } },
 });
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
@@ -76,6 +78,37 @@ if (!values['skip-run']) {
   const tests = s.timing;
   const suite = tests.length ? (Math.max(...tests.map((t) => t.startMs + t.durationMs)) - Math.min(...tests.map((t) => t.startMs))) / 1000 : NaN;
   console.log(`usage-events alone (npm run conformance -- --interfaces usage-events, seed 1): suite ${suite.toFixed(1)} s (goal < 30 s), ${wall.toFixed(1)} s wall with start-up, exit ${code}`);
+}
+
+// 1c. Issue 11's goal for a gate against a live window: a quick-depth chat run against a 60-second window takes at most
+// 1.3 times the waits its checks must sit out. The reference runs in a process of its own, named by URL in a profile
+// as a live deployment would be.
+if (!values['skip-run'] && !values['skip-chat']) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-chat-'));
+  const chatSettings = { windowMs: 60_000, maxRequests: 5, instances: 1, clientAddressesPreserved: true, developmentMode: false };
+  const serverProfile = path.join(dir, 'server.yaml');
+  writeFileSync(serverProfile, YAML.stringify({ name: 'bench-chat-server', interfaces: { chat: { reference: {}, settings: chatSettings } } }));
+  const chat = await startReferenceProcess('chat', {}, ['--profile', serverProfile]);
+  const liveProfile = path.join(dir, 'live.yaml');
+  writeFileSync(liveProfile, YAML.stringify({ name: 'bench-chat-live', writes: false, interfaces: { chat: { baseUrl: chat.url, settings: chatSettings } } }));
+  const reportDir = path.join(ROOT, 'reports', 'bench-run-chat-60s');
+  const t0 = performance.now();
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), '--target', liveProfile, '--depth', 'quick', '--seed', '1', '--quiet'], {
+      cwd: ROOT,
+      env: { ...process.env, HARNESS_REPORT_DIR: reportDir },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('exit', (c) => resolve(c ?? 2));
+  });
+  const wall = (performance.now() - t0) / 1000;
+  chat.stop();
+  rmSync(dir, { recursive: true, force: true });
+  const s = JSON.parse(readFileSync(path.join(reportDir, 'summary.json'), 'utf8')) as RunSummary;
+  const waits = s.timing.map((t) => t.plannedWaitMs);
+  const workers = new Set(s.timing.map((t) => t.workerIndex)).size || 1;
+  const floor = Math.max(Math.max(...waits), waits.reduce((a, b) => a + b, 0) / Math.min(workers, 2)) / 1000;
+  console.log(`chat, quick depth, against a live 60-second window (reference in its own process): ${wall.toFixed(1)} s wall, exit ${code}; waits its checks must sit out: ${floor.toFixed(1)} s; wall / waits = ${(wall / floor).toFixed(2)} (goal <= 1.3)`);
 }
 
 // 2. Median time to validate one response: a body valid by its schema, for every documented response of every spec.
@@ -150,8 +183,8 @@ server.stop();
 await bare.close();
 await closeAgents();
 
-async function startReferenceProcess(name: string, env: Record<string, string>): Promise<{ url: string; stop(): void }> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'reference.ts'), name], {
+async function startReferenceProcess(name: string, env: Record<string, string>, extra: string[] = []): Promise<{ url: string; stop(): void }> {
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'reference.ts'), name, ...extra], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

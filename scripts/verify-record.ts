@@ -10,13 +10,28 @@ import { parseArgs } from 'node:util';
 import { verifyRecord, type SignedRecord } from '../harness/acceptance/record.ts';
 import { ROOT } from '../harness/paths.ts';
 
-let values: { 'public-key'?: string };
+const HELP = `npm run verify-record -- <record.json> [--public-key HEX]
+
+Checks a signed acceptance record (npm run conformance -- --record): its Ed25519 signature over the content, and each
+spec's hash against this checkout's spec file.
+
+Options:
+  --public-key HEX       the signer's public key the buyer expects (without it, any key that signed the content passes)
+  --help                 this text
+
+Exit codes: 0 genuine; 1 edited, signed by another key, or made against other specs; 2 not a record, or unreadable.`;
+
+let values: { 'public-key'?: string; help?: boolean };
 let positionals: string[];
 try {
-  ({ values, positionals } = parseArgs({ options: { 'public-key': { type: 'string' } }, allowPositionals: true }));
+  ({ values, positionals } = parseArgs({ options: { 'public-key': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true }));
 } catch (e) {
   console.error(`verify-record: ${(e as Error).message}`);
   process.exit(2);
+}
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
 }
 if (positionals.length !== 1) {
   console.error('usage: npm run verify-record -- <record.json> [--public-key HEX]');

@@ -35,7 +35,7 @@ export interface Ran {
  * Runs one of scripts/*.ts the way `npm run <script>` does (tsx), with its own report folder, and gives up on it after
  * `limitMs` (a hung command must fail the test, not hang it).
  */
-export function script(name: 'conformance' | 'replay' | 'reference' | 'restore' | 'verify-record' | 'profile', args: string[], env: NodeJS.ProcessEnv = {}, limitMs = 120_000): Promise<Ran> {
+export function script(name: 'conformance' | 'replay' | 'reference' | 'restore' | 'verify-record' | 'profile' | 'merge-reports', args: string[], env: NodeJS.ProcessEnv = {}, limitMs = 120_000): Promise<Ran> {
   const t0 = Date.now();
   const reports = env.HARNESS_REPORT_DIR ?? freshDir('reports');
   return new Promise((resolve) => {

@@ -13,11 +13,23 @@ export const GIVE_UP_AFTER = 3;
  */
 export class Silence {
   private readonly counts = new Map<string, number>();
+  /** The marker file per run and origin: asked before every request, so worked out once (reading the environment is slow). */
+  private readonly markers = new Map<string, string>();
+  private run?: { value: string | undefined; readAt: number };
 
   private marker(origin: string): string | undefined {
-    const run = process.env[ENV.runId];
+    // A process belongs to one run; the run id is read again at most once a second (the harness's own tests switch runs).
+    const now = Date.now();
+    if (!this.run || now - this.run.readAt > 1000) this.run = { value: process.env[ENV.runId], readAt: now };
+    const run = this.run.value;
     if (!run) return undefined;
-    return path.join(os.tmpdir(), `conformance-silent-${run}-${createHash('sha1').update(origin).digest('hex').slice(0, 12)}`);
+    const key = `${run} ${origin}`;
+    let m = this.markers.get(key);
+    if (!m) {
+      m = path.join(os.tmpdir(), `conformance-silent-${run}-${createHash('sha1').update(origin).digest('hex').slice(0, 12)}`);
+      this.markers.set(key, m);
+    }
+    return m;
   }
 
   /** How many requests in a row got no answer (GIVE_UP_AFTER once any process of the run gave up on it). */

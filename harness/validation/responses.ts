@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { makeAjv } from './ajv.ts';
 import { matchOperation } from '../spec/load.ts';
-import type { LoadedSpec, OperationResponse } from '../spec/types.ts';
+import type { LoadedSpec, Operation, OperationResponse } from '../spec/types.ts';
 
 /** What a response got wrong against its spec, by the generic requirement each problem belongs to. */
 export interface ResponseProblems {
@@ -18,7 +18,19 @@ export interface ResponseToCheck {
   body: string;
   /** The body already parsed, when the caller has parsed it (undefined: not JSON, or not parsed yet). */
   parsed?: { value: unknown };
+  /** Parses the body when the check needs it (undefined: not JSON); the caller keeps the result for its own use. */
+  parse?: () => { value: unknown } | undefined;
 }
+
+type Checked = ResponseProblems & { documented: boolean; applied?: Applied };
+
+/**
+ * Checks already made, per spec: a check is a function of the operation, the status, the headers it looks at and the
+ * body, and a run gets the same answer many times (a rate limit's refusals, a list read again). Bodies up to 4 KB.
+ */
+const memo = new WeakMap<LoadedSpec, Map<string, Map<string, Checked>>>();
+const MEMO_BODY_LIMIT = 4096;
+const MEMO_ENTRIES = 2000;
 
 const ajv = makeAjv();
 const compiled = new Map<string, ValidateFunction>();
@@ -71,12 +83,37 @@ export function checksApplied(spec: LoadedSpec, method: string, path: string, st
   return { schema: Boolean(documented?.schema), contentType: Boolean(documented?.contentType), headers: Object.keys(documented?.headers ?? {}).length > 0 };
 }
 
-/** Checks one response against the spec. A status the spec does not document is not judged here. */
-export function checkResponse(spec: LoadedSpec, r: ResponseToCheck): ResponseProblems & { documented: boolean } {
-  const problems: ResponseProblems = { schema: [], contentType: [], headers: [] };
-  const { op } = matchOperation(spec, r.method, r.path);
+type Applied = ReturnType<typeof checksApplied>;
+
+/**
+ * Checks one response against the spec. A status the spec does not document is not judged here. `op`: the operation
+ * the request matched, when the caller has looked it up already.
+ */
+export function checkResponse(spec: LoadedSpec, r: ResponseToCheck, op: Operation | undefined = matchOperation(spec, r.method, r.path).op): Checked {
   const documented = op ? documentedResponse(op.responses, r.status) : undefined;
-  if (!op || !documented) return { ...problems, documented: false };
+  if (!op || !documented) return { schema: [], contentType: [], headers: [], documented: false };
+  if (r.body.length > MEMO_BODY_LIMIT) return check(spec, r, op, documented);
+  const header = (name: string) => {
+    const v = r.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  // Keyed by what the check looks at besides the body, then by the body itself (no copy of it is made).
+  let meta = `${op.key} ${r.status} ${header('content-type') ?? ''}`;
+  for (const h in documented.headers) meta += `\u0001${header(h) ?? '\u0000'}`;
+  let bySpec = memo.get(spec);
+  if (!bySpec) memo.set(spec, (bySpec = new Map()));
+  let byBody = bySpec.get(meta);
+  if (!byBody || byBody.size >= MEMO_ENTRIES) bySpec.set(meta, (byBody = new Map()));
+  const hit = byBody.get(r.body);
+  if (hit) return hit;
+  const result = check(spec, r, op, documented);
+  byBody.set(r.body, result);
+  return result;
+}
+
+function check(spec: LoadedSpec, r: ResponseToCheck, op: Operation, documented: OperationResponse): Checked {
+  const problems: ResponseProblems = { schema: [], contentType: [], headers: [] };
+  const applied = { schema: Boolean(documented.schema), contentType: Boolean(documented.contentType), headers: Object.keys(documented.headers ?? {}).length > 0 };
   const where = `${op.key} ${r.status}`;
 
   for (const [name, h] of Object.entries(documented.headers)) {
@@ -102,15 +139,20 @@ export function checkResponse(spec: LoadedSpec, r: ResponseToCheck): ResponsePro
   if (documented.schema) {
     let body: unknown;
     try {
-      body = r.parsed ? r.parsed.value : JSON.parse(r.body);
+      if (r.parsed) body = r.parsed.value;
+      else if (r.parse) {
+        const parsed = r.parse();
+        if (!parsed) throw new Error('not JSON');
+        body = parsed.value;
+      } else body = JSON.parse(r.body);
     } catch {
       problems.schema.push(`${where}: body is not JSON: ${JSON.stringify(r.body.slice(0, 120))}`);
-      return { ...problems, documented: true };
+      return { ...problems, documented: true, applied };
     }
     const check = validatorFor(spec, `${spec.name} ${op.key} ${r.status}`, documented.schema);
     if (!check(body)) problems.schema.push(`${where}: ${ajv.errorsText(check.errors, { dataVar: 'body' })}`);
   }
-  return { ...problems, documented: true };
+  return { ...problems, documented: true, applied };
 }
 
 /** Header values are strings on the wire; a documented number or integer is compared as one. */

@@ -16,6 +16,8 @@ function limited(headers: Record<string, string | string[] | undefined>, body: u
 }
 
 const clean = { schema: [], contentType: [], headers: [], documented: true };
+/** The verdict of a check, without the list of checks it could apply. */
+const judged = ({ applied: _applied, ...rest }: ReturnType<typeof checkResponse>) => rest;
 
 test('precompile compiles every documented response schema', () => {
   precompile(bridge);
@@ -23,14 +25,14 @@ test('precompile compiles every documented response schema', () => {
 });
 
 test('a documented response that fits passes', () => {
-  assert.deepEqual(checkResponse(bridge, players()), clean);
-  assert.deepEqual(checkResponse(bridge, players({ body: JSON.stringify({ ok: true, count: 0, players: [] }) })), clean);
-  assert.deepEqual(checkResponse(chat, limited({ 'retry-after': '3', 'x-ratelimit-remaining': '0' })), clean);
+  assert.deepEqual(judged(checkResponse(bridge, players())), clean);
+  assert.deepEqual(judged(checkResponse(bridge, players({ body: JSON.stringify({ ok: true, count: 0, players: [] }) }))), clean);
+  assert.deepEqual(judged(checkResponse(chat, limited({ 'retry-after': '3', 'x-ratelimit-remaining': '0' }))), clean);
   // A response documented through components/responses ($ref) is checked against the referenced schema.
   const unauthorized = { ok: false, error: 'unauthorized', message: 'Invalid X-Auth-Key' };
-  assert.deepEqual(checkResponse(bridge, { method: 'GET', path: '/v2/status', status: 401, headers: JSON_CT, body: JSON.stringify(unauthorized) }), clean);
+  assert.deepEqual(judged(checkResponse(bridge, { method: 'GET', path: '/v2/status', status: 401, headers: JSON_CT, body: JSON.stringify(unauthorized) })), clean);
   // The chat's 200 documents no content: nothing is judged about it.
-  assert.deepEqual(checkResponse(chat, { method: 'POST', path: '/api/chat', status: 200, headers: { 'content-type': 'text/event-stream' }, body: 'data: hi' }), clean);
+  assert.deepEqual(judged(checkResponse(chat, { method: 'POST', path: '/api/chat', status: 200, headers: { 'content-type': 'text/event-stream' }, body: 'data: hi' })), clean);
 });
 
 test('a member of the wrong type is a schema problem', () => {
@@ -95,4 +97,18 @@ test('an undocumented status, method or path is not judged', () => {
   assert.deepEqual(checkResponse(chat, { method: 'POST', path: '/api/chat', status: 400, headers: {}, body: '' }), { ...clean, documented: false });
   assert.deepEqual(checkResponse(bridge, players({ method: 'DELETE' })), { ...clean, documented: false });
   assert.deepEqual(checkResponse(bridge, players({ path: '/v2/tps' })), { ...clean, documented: false });
+});
+
+test('a check made before is remembered only for the same operation, status, headers and body', () => {
+  // The same body with a documented header now missing, now wrong, now right: three different verdicts.
+  const missing = checkResponse(chat, limited({}));
+  const wrong = checkResponse(chat, limited({ 'retry-after': 'soon', 'x-ratelimit-remaining': '0' }));
+  const right = checkResponse(chat, limited({ 'retry-after': '3', 'x-ratelimit-remaining': '0' }));
+  assert.ok(missing.headers.length > 0 && wrong.headers.length > 0);
+  assert.notDeepEqual(missing.headers, wrong.headers);
+  assert.deepEqual(right.headers, []);
+  // Another content type, the same body: judged again.
+  assert.ok(checkResponse(chat, limited({ 'content-type': 'text/plain', 'retry-after': '3', 'x-ratelimit-remaining': '0' })).contentType.length > 0);
+  // The same body and headers again: the same verdict.
+  assert.deepEqual(checkResponse(chat, limited({ 'retry-after': 'soon', 'x-ratelimit-remaining': '0' })), wrong);
 });

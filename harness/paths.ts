@@ -25,3 +25,11 @@ export function interfaceOfTest(titlePath: readonly string[]): string {
   const file = titlePath.find((t) => /\.spec\.ts$/.test(t));
   return file ? interfaceOfTestFile(file) : '';
 }
+
+/**
+ * The node arguments that run one of scripts/*.ts as npm run does: TypeScript through tsx's loader in the same
+ * process (tsx's own command line would start a second node process for every run).
+ */
+export function scriptArgs(name: string, args: readonly string[] = []): string[] {
+  return ['--import', 'tsx', path.join(ROOT, 'scripts', `${name}.ts`), ...args];
+}

@@ -6,7 +6,7 @@
  * against the same loopback server, in one run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import YAML from 'yaml';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { Client, closeAgents } from '../harness/http/client.ts';
-import { ROOT } from '../harness/paths.ts';
+import { ROOT, scriptArgs } from '../harness/paths.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { Secrets } from '../harness/secrets.ts';
 import { loadSpec } from '../harness/spec/load.ts';
@@ -34,7 +34,7 @@ if (!values['skip-run']) {
   const reportDir = path.join(ROOT, 'reports', 'bench-run');
   const t0 = performance.now();
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), '--seed', '1', '--quiet'], {
+    const child = spawn(process.execPath, [...scriptArgs('conformance'), '--seed', '1', '--quiet'], {
       cwd: ROOT,
       env: { ...process.env, HARNESS_REPORT_DIR: reportDir },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -42,8 +42,16 @@ if (!values['skip-run']) {
     child.on('exit', (c) => resolve(c ?? 2));
   });
   const wall = performance.now() - t0;
+  const startedAt = Date.now() - wall;
   const s = JSON.parse(readFileSync(path.join(reportDir, 'summary.json'), 'utf8')) as RunSummary;
   console.log(`whole run against the reference (npm run conformance, seed 1): ${(wall / 1000).toFixed(1)} s wall, exit ${code}`);
+  // The fixed cost: what the run spends outside its tests, before the first starts (the command, the runner, the
+  // references, the workers) and after the last ends (the reports).
+  const firstStart = Math.min(...s.timing.map((t) => t.startMs));
+  const lastEnd = Math.max(...s.timing.map((t) => t.startMs + t.durationMs));
+  const fixed = wall - (lastEnd - firstStart);
+  console.log(`  fixed cost of a run: ${(fixed / 1000).toFixed(1)} s (goal <= 3 s): ${((firstStart - startedAt) / 1000).toFixed(1)} s before the first test starts, ${((startedAt + wall - lastEnd) / 1000).toFixed(1)} s after the last ends`);
+  console.log(`  of which Playwright's own, for one empty test on 2 workers: ${(await playwrightFloor()).toFixed(1)} s`);
   for (const name of INTERFACES) {
     const tests = s.timing.filter((t) => t.interfaceName === name);
     if (!tests.length) continue;
@@ -66,7 +74,7 @@ if (!values['skip-run']) {
   const reportDir = path.join(ROOT, 'reports', 'bench-run-usage-events');
   const t0 = performance.now();
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), '--interfaces', 'usage-events', '--seed', '1', '--quiet'], {
+    const child = spawn(process.execPath, [...scriptArgs('conformance'), '--interfaces', 'usage-events', '--seed', '1', '--quiet'], {
       cwd: ROOT,
       env: { ...process.env, HARNESS_REPORT_DIR: reportDir },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -94,7 +102,7 @@ if (!values['skip-run'] && !values['skip-chat']) {
   const reportDir = path.join(ROOT, 'reports', 'bench-run-chat-60s');
   const t0 = performance.now();
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), '--target', liveProfile, '--depth', 'quick', '--seed', '1', '--quiet'], {
+    const child = spawn(process.execPath, [...scriptArgs('conformance'), '--target', liveProfile, '--depth', 'quick', '--seed', '1', '--quiet'], {
       cwd: ROOT,
       env: { ...process.env, HARNESS_REPORT_DIR: reportDir },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -192,7 +200,7 @@ await bare.close();
 await closeAgents();
 
 async function startReferenceProcess(name: string, env: Record<string, string>, extra: string[] = []): Promise<{ url: string; stop(): void }> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'reference.ts'), name, ...extra], {
+  const child: ChildProcess = spawn(process.execPath, [...scriptArgs('reference'), name, ...extra], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -208,4 +216,18 @@ async function startReferenceProcess(name: string, env: Record<string, string>, 
   });
   child.stdout!.resume();
   return { url, stop: () => void child.kill('SIGTERM') };
+}
+
+/** The wall time of Playwright running one empty test file on 2 workers: the floor under any run's fixed cost. */
+async function playwrightFloor(): Promise<number> {
+  const dir = path.join(ROOT, 'reports', 'bench-floor');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'floor.config.mjs'), "export default { testDir: '.', workers: 2, fullyParallel: true, reporter: 'dot' };\n");
+  writeFileSync(path.join(dir, 'floor.spec.mjs'), "import { test } from '@playwright/test';\ntest('a', () => {});\ntest('b', () => {});\n");
+  const t0 = performance.now();
+  await new Promise<void>((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', path.join(dir, 'floor.config.mjs')], { cwd: dir, stdio: 'ignore' });
+    child.on('exit', () => resolve());
+  });
+  return (performance.now() - t0) / 1000;
 }

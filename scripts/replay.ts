@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT } from '../harness/paths.ts';
+import { ROOT, scriptArgs } from '../harness/paths.ts';
 import { loadProfile } from '../harness/profile/load.ts';
 import type { Profile } from '../harness/profile/types.ts';
 import { Client, closeAgents } from '../harness/http/client.ts';
@@ -98,7 +98,7 @@ args.push('--out', out, '--quiet');
 
 console.log(`replay: judging ${cassette.requirement} (${cassette.test}) again against ${entry.baseUrl ?? `the embedded reference${fault ? ` with fault ${fault}` : ''}`}`);
 const code = await new Promise<number>((resolve) => {
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...scriptArgs('conformance'), ...args], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   child.on('exit', (c) => resolve(c ?? 2));
 });
 const summaryFile = path.join(out, 'summary.json');

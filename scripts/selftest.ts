@@ -15,7 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import YAML from 'yaml';
 import type { Fault } from '../mocks/types.ts';
-import { ROOT, TARGETS_DIR, interfaceOfTestFile } from '../harness/paths.ts';
+import { ROOT, TARGETS_DIR, interfaceOfTestFile, scriptArgs } from '../harness/paths.ts';
 import { REGISTRY, isInterfaceName } from '../harness/registry.ts';
 import { summaryProblems } from '../harness/reporter/summary-schema.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
@@ -175,7 +175,7 @@ function dirOf(run: Run): string {
 async function execute(run: Run): Promise<{ run: Run; problem?: string; proves: Pair[]; ms: number; output: string }> {
   const started = Date.now();
   const reportDir = dirOf(run);
-  const args = [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), ...run.args, '--seed', values.seed!, '--quiet'];
+  const args = [...scriptArgs('conformance'), ...run.args, '--seed', values.seed!, '--quiet'];
   let output = '';
   const code = await new Promise<number>((resolve) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '', HARNESS_SELFTEST: '1', ...SECRETS }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -234,7 +234,7 @@ async function mergedEqualsUnsplit(unsplitSummary: string, shardDirs: string[]):
   const out = path.join(SELFTEST_DIR, 'merged-shards');
   let output = '';
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'merge-reports.ts'), ...shardDirs, '--out', out], { cwd: ROOT, env: { ...process.env, ...SECRETS }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...scriptArgs('merge-reports'), ...shardDirs, '--out', out], { cwd: ROOT, env: { ...process.env, ...SECRETS }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('exit', (c) => resolve(c ?? 2));

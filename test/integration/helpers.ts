@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { makeAjv } from '../../harness/validation/ajv.ts';
-import { ROOT } from '../../harness/paths.ts';
+import { ROOT, scriptArgs } from '../../harness/paths.ts';
 import type { RunSummary, RequirementResult } from '../../harness/reporter/summary.ts';
 
 export const tmp = mkdtempSync(path.join(os.tmpdir(), 'harness-cli-'));
@@ -39,7 +39,7 @@ export function script(name: 'conformance' | 'replay' | 'reference' | 'restore' 
   const t0 = Date.now();
   const reports = env.HARNESS_REPORT_DIR ?? freshDir('reports');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', `${name}.ts`), ...args], {
+    const child = spawn(process.execPath, scriptArgs(name, args), {
       cwd: ROOT,
       env: { ...process.env, HARNESS_QUIET: '1', ...env, HARNESS_REPORT_DIR: reports },
       stdio: ['ignore', 'pipe', 'pipe'],

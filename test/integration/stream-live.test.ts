@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
-import { ROOT } from '../../harness/paths.ts';
+import { ROOT, scriptArgs } from '../../harness/paths.ts';
 import { start } from '../../mocks/stream-proxy/server.ts';
 import { StreamProxyEntry, type StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
 import { conformance, freshDir, readSummary, script, sleep, withStatus } from './helpers.ts';
@@ -76,7 +76,7 @@ describe('stream-proxy against a writable deployment: everything the run changed
     const was = await state(reference.url);
     const file = profile('stream-killed', reference.url);
     // Started in a process group of its own, so that the kill reaches Playwright's workers too.
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'conformance.ts'), '--target', file, '--interfaces', 'stream-proxy', '--grep', 'revisions|proxy users', '--workers', '1'], {
+    const child = spawn(process.execPath, [...scriptArgs('conformance'), '--target', file, '--interfaces', 'stream-proxy', '--grep', 'revisions|proxy users', '--workers', '1'], {
       cwd: ROOT,
       env: { ...process.env, ...env, HARNESS_JOURNAL_DIR: journalDir, HARNESS_REPORT_DIR: freshDir('reports'), HARNESS_QUIET: '1' },
       detached: true,

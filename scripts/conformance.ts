@@ -12,7 +12,7 @@ import { AFTER_RUN_HELP, AFTER_RUN_OPTIONS, finalLine, finishRun, prepareAfterRu
 import { Client, closeAgents } from '../harness/http/client.ts';
 import { ENV, depthFactor, parseShard } from '../harness/options.ts';
 import { ROOT } from '../harness/paths.ts';
-import { DEFAULT_PROFILE, loadProfile } from '../harness/profile/load.ts';
+import { DEFAULT_PROFILE, RESOLVED_PROFILE_ENV, loadProfile } from '../harness/profile/load.ts';
 import type { Profile } from '../harness/profile/types.ts';
 import { descriptorOf, type InterfaceName } from '../harness/registry.ts';
 import { freshRunDir, linkLatest } from '../harness/reporter/run-dir.ts';
@@ -100,6 +100,8 @@ try {
 } catch (e) {
   cannotRun((e as Error).message);
 }
+// The runner and its workers take the profile as checked here (with its defaults) instead of checking it again each.
+env[RESOLVED_PROFILE_ENV] = JSON.stringify(profile);
 if (args.interfaces !== undefined) env[ENV.interfaces] = args.interfaces;
 let scope: InterfaceName[];
 try {

@@ -11,9 +11,21 @@ export const DEFAULT_PROFILE = path.join(TARGETS_DIR, 'reference.yaml');
 /** A profile the harness cannot use; its message names the file and the field. */
 export class ProfileError extends Error {}
 
-const validate = makeAjv({ useDefaults: true }).compile(profileSchema);
+// Compiled when first needed: the runner and its workers are handed the profile the command line checked already.
+let compiled: ReturnType<typeof compile> | undefined;
+const compile = () => makeAjv({ useDefaults: true }).compile(profileSchema);
+const validate = ((data: unknown) => (compiled ??= compile())(data)) as ReturnType<typeof compile>;
+Object.defineProperty(validate, 'errors', { get: () => compiled?.errors });
+
+/** The variable through which `npm run conformance` hands its checked profile to the runner and workers (env inherits). */
+export const RESOLVED_PROFILE_ENV = 'HARNESS_PROFILE_RESOLVED';
 
 export function loadProfile(file: string = process.env.HARNESS_PROFILE || DEFAULT_PROFILE): Profile {
+  const handed = process.env[RESOLVED_PROFILE_ENV];
+  if (handed) {
+    const profile = JSON.parse(handed) as Profile;
+    if (profile.file === path.resolve(file)) return profile;
+  }
   const shown = path.relative(process.cwd(), path.resolve(file)) || file;
   let text: string;
   try {

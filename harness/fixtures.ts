@@ -3,7 +3,7 @@ import type fc from 'fast-check';
 import { COUNTED_FAILURES } from './counted.ts';
 import { Client, HarnessError, TargetError } from './http/client.ts';
 import { redactExchange, type Exchange } from './http/exchange.ts';
-import { PROBE_BLOCK, freshAddress, freshName, lease, reserve, type Lease } from './identity.ts';
+import { PROBE_BLOCK, freshAddress, freshName, lease, reserve, shardShare, type Lease } from './identity.ts';
 import { ENV, replayFor, replayToken } from './options.ts';
 import { loadProfile } from './profile/load.ts';
 import type { Profile } from './profile/types.ts';
@@ -57,7 +57,8 @@ export interface Identity {
   name(kind: string): string;
   /**
    * A member of a pool the profile lists (an API key), to this test alone until it ends: waits up to `waitMs` for one
-   * to come free; undefined when none did (the check is then not applicable: the pool is too small).
+   * to come free; undefined when none did (the check is then not applicable: the pool is too small), or at once when
+   * this shard of a sharded run against a live target has no member of its own (see shardShare).
    */
   lease(kind: string, members: readonly number[], waitMs?: number): Promise<Lease | undefined>;
   /** `amount` consecutive numbers of a kind no other test of this run gets: the worker's block and the first number. */
@@ -346,14 +347,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use((p) => runRecordedProperty(p, { recorder, secrets, interfaceName, api, testInfo }));
   },
 
-  identity: async ({}, use, testInfo) => {
+  identity: async ({ target }, use, testInfo) => {
     const leases: Lease[] = [];
     await use({
       address: () => freshAddress(testInfo.parallelIndex),
       name: (kind) => freshName(kind, testInfo.parallelIndex),
       reserve: (kind, amount) => reserve(kind, testInfo.parallelIndex, amount),
       lease: async (kind, members, waitMs = 30_000) => {
-        const l = await lease(kind, members, waitMs);
+        // A live target is shared by the shards of a run; each embedded reference belongs to one shard alone.
+        const mine = target && !target.reference ? shardShare(members) : members;
+        if (mine.length === 0) return undefined;
+        const l = await lease(kind, mine, waitMs);
         if (l) leases.push(l);
         return l;
       },

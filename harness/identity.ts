@@ -85,11 +85,18 @@ export interface Lease {
   release(): void;
 }
 
+/**
+ * The members of a pool on a live target that this process may lease. Shards of one run on other machines cannot see
+ * this machine's lease files, so shard i of n takes every n-th member only (none, when the pool has fewer members than
+ * i: the checks that need one are then left to the shards that have one).
+ */
+export function shardShare<T>(members: readonly T[]): T[] {
+  const shard = runShard();
+  return shard && shard.total > 1 ? members.filter((_, i) => i % shard.total === shard.current - 1) : [...members];
+}
+
 export async function lease(kind: string, members: readonly number[], waitMs: number): Promise<Lease | undefined> {
   const run = process.env[ENV.runId] ?? `process-${process.pid}`;
-  // Shards on other machines cannot see this machine's lease files: each shard leases only its share of the pool.
-  const shard = runShard();
-  if (shard && shard.total > 1) members = members.filter((_, i) => i % shard.total === shard.current - 1);
   const deadline = Date.now() + waitMs;
   for (;;) {
     for (const index of members) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { blockOf, forgetIdentities, freshAddress, lease, type Lease } from '../../harness/identity.ts';
+import { blockOf, forgetIdentities, freshAddress, shardShare } from '../../harness/identity.ts';
 import { parseShard } from '../../harness/options.ts';
 
 /** Runs `f` as a process of the given shard (or of an unsplit run) of a run of its own. */
@@ -40,16 +40,10 @@ test("the client addresses of two shards' first workers are apart", async () => 
   assert.equal(new Set([...a, ...b]).size, 100);
 });
 
-test('a shard leases only its own share of a pool (shards on other machines cannot see its lease files)', async () => {
+test('against a live target, a shard leases only its share of a pool (shards on other machines cannot see its lease files)', async () => {
   const pool = [0, 1, 2, 3, 4];
-  const taken = async () => {
-    const got: Lease[] = [];
-    for (let l = await lease('unit-key', pool, 0); l; l = await lease('unit-key', pool, 0)) got.push(l);
-    got.forEach((l) => l.release());
-    return got.map((l) => l.index);
-  };
-  const first = await asShard('1/2', taken);
-  const second = await asShard('2/2', taken);
-  assert.deepEqual(first, [0, 2, 4]);
-  assert.deepEqual(second, [1, 3]);
+  assert.deepEqual(await asShard('1/2', () => shardShare(pool)), [0, 2, 4]);
+  assert.deepEqual(await asShard('2/2', () => shardShare(pool)), [1, 3]);
+  assert.deepEqual(await asShard('2/2', () => shardShare([0])), [], 'a pool of one is the first shard\'s');
+  assert.deepEqual(await asShard(undefined, () => shardShare(pool)), pool);
 });

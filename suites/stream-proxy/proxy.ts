@@ -5,6 +5,7 @@
 import { test as base } from '../../harness/fixtures.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
+import { ENV } from '../../harness/options.ts';
 import { getAt } from '../../harness/json-pointer.ts';
 import { streamScope, type StreamScope } from './scope.ts';
 import type { StreamProxySettings } from './settings.ts';
@@ -69,7 +70,7 @@ export const test = base.extend<{ stream: Proxy }>({
         };
       },
       exclusive: async () => {
-        if (!(await identity.lease('stream-proxy-configuration', [0], 300_000))) throw new Inconclusive(process.env.HARNESS_SHARD ? `the configuration documents are shard 1's in a sharded run against a live target (this is shard ${process.env.HARNESS_SHARD}), or another check held them for five minutes: run stream-proxy unsplit` : 'another check held the configuration documents for five minutes');
+        if (!(await identity.lease('stream-proxy-configuration', [0], 300_000))) throw new Inconclusive(process.env[ENV.shard] ? `the configuration documents are shard 1's in a sharded run against a live target (this is shard ${process.env[ENV.shard]}), or another check held them for five minutes: run stream-proxy unsplit` : 'another check held the configuration documents for five minutes');
       },
       save: (doc, body, ifMatch, label) => {
         const s = SAVE[doc];

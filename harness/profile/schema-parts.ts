@@ -1,4 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from './typebox.ts';
+import type { TSchema } from '@sinclair/typebox';
 
 /** Pieces of the target-profile schema that every interface's entry uses (TypeBox: the types follow from them). */
 export const EnvName = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'name of an environment variable' });

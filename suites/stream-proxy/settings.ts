@@ -1,4 +1,5 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '../../harness/profile/typebox.ts';
+import type { Static } from '@sinclair/typebox';
 import { EnvName, profileEntry } from '../../harness/profile/schema-parts.ts';
 
 /**

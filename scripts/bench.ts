@@ -33,14 +33,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 if (!values['skip-run']) {
   const reportDir = path.join(ROOT, 'reports', 'bench-run');
   const t0 = performance.now();
-  const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [...scriptArgs('conformance'), '--seed', '1', '--quiet'], {
-      cwd: ROOT,
-      env: { ...process.env, HARNESS_REPORT_DIR: reportDir },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    child.on('exit', (c) => resolve(c ?? 2));
-  });
+  const code = await conformance(['--seed', '1', '--quiet'], reportDir);
   const wall = performance.now() - t0;
   const startedAt = Date.now() - wall;
   const s = JSON.parse(readFileSync(path.join(reportDir, 'summary.json'), 'utf8')) as RunSummary;
@@ -73,14 +66,7 @@ if (!values['skip-run']) {
 if (!values['skip-run']) {
   const reportDir = path.join(ROOT, 'reports', 'bench-run-usage-events');
   const t0 = performance.now();
-  const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [...scriptArgs('conformance'), '--interfaces', 'usage-events', '--seed', '1', '--quiet'], {
-      cwd: ROOT,
-      env: { ...process.env, HARNESS_REPORT_DIR: reportDir },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    child.on('exit', (c) => resolve(c ?? 2));
-  });
+  const code = await conformance(['--interfaces', 'usage-events', '--seed', '1', '--quiet'], reportDir);
   const wall = (performance.now() - t0) / 1000;
   const s = JSON.parse(readFileSync(path.join(reportDir, 'summary.json'), 'utf8')) as RunSummary;
   const tests = s.timing;
@@ -101,14 +87,7 @@ if (!values['skip-run'] && !values['skip-chat']) {
   writeFileSync(liveProfile, YAML.stringify({ name: 'bench-chat-live', writes: false, interfaces: { chat: { baseUrl: chat.url, settings: chatSettings } } }));
   const reportDir = path.join(ROOT, 'reports', 'bench-run-chat-60s');
   const t0 = performance.now();
-  const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [...scriptArgs('conformance'), '--target', liveProfile, '--depth', 'quick', '--seed', '1', '--quiet'], {
-      cwd: ROOT,
-      env: { ...process.env, HARNESS_REPORT_DIR: reportDir },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    child.on('exit', (c) => resolve(c ?? 2));
-  });
+  const code = await conformance(['--target', liveProfile, '--depth', 'quick', '--seed', '1', '--quiet'], reportDir);
   const wall = (performance.now() - t0) / 1000;
   chat.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -230,4 +209,12 @@ async function playwrightFloor(): Promise<number> {
     child.on('exit', () => resolve());
   });
   return (performance.now() - t0) / 1000;
+}
+
+/** npm run conformance with these arguments, its reports in `reportDir`: its exit code. */
+function conformance(args: string[], reportDir: string): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...scriptArgs('conformance'), ...args], { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir }, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('exit', (c) => resolve(c ?? 2));
+  });
 }

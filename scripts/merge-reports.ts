@@ -76,9 +76,9 @@ const shards: ShardRun[] = parsed.positionals.map((dir) => {
 const first = shards[0].summary;
 const total = parseShard(first.shard!).total;
 for (const s of shards) {
-  const differs = (['seed', 'depth', 'strict', 'fault', 'grep'] as const).filter((k) => s.summary[k] !== first[k]);
-  if (s.summary.profile.name !== first.profile.name) differs.push('profile' as never);
-  if (parseShard(s.summary.shard!).total !== total) differs.push('shard count' as never);
+  const differs: string[] = (['seed', 'depth', 'strict', 'fault', 'grep'] as const).filter((k) => s.summary[k] !== first[k]);
+  if (s.summary.profile.name !== first.profile.name) differs.push('profile');
+  if (parseShard(s.summary.shard!).total !== total) differs.push('shard count');
   if (differs.length) cannotMerge(`${s.dir} and ${shards[0].dir} are shards of different runs (${differs.join(', ')} differ)`);
 }
 const have = shards.map((s) => parseShard(s.summary.shard!).current);

@@ -93,11 +93,24 @@ export interface HealthCheck {
 
 /** The base URL's path with the request's path under it: a gateway prefix ("/gateway") is kept in every request. */
 export function targetUrl(baseUrl: string, path: string): URL {
+  return urlUnder(baseOf(baseUrl), path);
+}
+
+/** A base URL's origin and path prefix ("/gateway"), the parts every request's URL is built on. */
+interface Base {
+  origin: string;
+  prefix: string;
+}
+
+function baseOf(baseUrl: string): Base {
+  const base = new URL(baseUrl);
+  return { origin: base.origin, prefix: base.pathname.replace(/\/+$/, '') };
+}
+
+function urlUnder(base: Base, path: string): URL {
   // A URL the target handed out itself (a stream URL) is sent as it is.
   if (/^https?:\/\//i.test(path)) return new URL(path);
-  const base = new URL(baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, '');
-  return new URL(`${base.origin}${prefix}${path.startsWith('/') ? path : `/${path}`}`);
+  return new URL(`${base.origin}${base.prefix}${path.startsWith('/') ? path : `/${path}`}`);
 }
 
 export interface ClientOptions {
@@ -151,14 +164,13 @@ export class Client {
   private healthy = true;
 
   /** The base URL's origin and path prefix, parsed once: every request's URL is built on them. */
-  private readonly base: { origin: string; prefix: string };
+  private readonly base: Base;
 
   constructor(readonly options: ClientOptions) {
     const rate = options.live ? options.requestsPerSecond * (options.rateShare ?? 1) : 0;
-    const base = new URL(options.baseUrl);
-    this.base = { origin: base.origin, prefix: base.pathname.replace(/\/+$/, '') };
+    this.base = baseOf(options.baseUrl);
     // One pacer per target and process, so that the clients of successive tests share the process's rate.
-    const key = `${base.origin} ${rate}`;
+    const key = `${this.base.origin} ${rate}`;
     this.pacer = pacers.get(key) ?? new Pacer(rate);
     pacers.set(key, this.pacer);
   }
@@ -205,7 +217,7 @@ export class Client {
   authenticationContext(): AuthenticationContext {
     return {
       baseUrl: this.options.baseUrl,
-      pathAsSent: (path) => targetUrl(this.options.baseUrl, path).pathname,
+      pathAsSent: (path) => urlUnder(this.base, path).pathname,
       send: (request) => this.send({ ...request, authenticate: false }),
       settings: this.options.settings,
     };
@@ -218,8 +230,7 @@ export class Client {
     const spec = asked.authenticate && this.options.authenticate ? await this.options.authenticate(asked, secrets, this.authenticationContext()) : asked;
     let parsedUrl: URL;
     try {
-      // Same URL as targetUrl(baseUrl, path), without parsing the base URL again for every request.
-      parsedUrl = /^https?:\/\//i.test(spec.path) ? new URL(spec.path) : new URL(`${this.base.origin}${this.base.prefix}${spec.path.startsWith('/') ? spec.path : `/${spec.path}`}`);
+      parsedUrl = urlUnder(this.base, spec.path);
     } catch (e) {
       throw new HarnessError(`harness: cannot build a URL from ${this.options.baseUrl} and ${spec.path}: ${(e as Error).message}`);
     }

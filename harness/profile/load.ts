@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import YAML from 'yaml';
 import { makeAjv } from '../validation/ajv.ts';
 import { TARGETS_DIR } from '../paths.ts';
@@ -12,10 +13,7 @@ export const DEFAULT_PROFILE = path.join(TARGETS_DIR, 'reference.yaml');
 export class ProfileError extends Error {}
 
 // Compiled when first needed: the runner and its workers are handed the profile the command line checked already.
-let compiled: ReturnType<typeof compile> | undefined;
-const compile = () => makeAjv({ useDefaults: true }).compile(profileSchema);
-const validate = ((data: unknown) => (compiled ??= compile())(data)) as ReturnType<typeof compile>;
-Object.defineProperty(validate, 'errors', { get: () => compiled?.errors });
+let validator: ValidateFunction | undefined;
 
 /** The variable through which `npm run conformance` hands its checked profile to the runner and workers (env inherits). */
 export const RESOLVED_PROFILE_ENV = 'HARNESS_PROFILE_RESOLVED';
@@ -39,6 +37,7 @@ export function loadProfile(file: string = process.env.HARNESS_PROFILE || DEFAUL
   } catch (e) {
     throw new ProfileError(`${shown}: not valid YAML: ${(e as Error).message.split('\n')[0]}`);
   }
+  const validate = (validator ??= makeAjv({ useDefaults: true }).compile(profileSchema));
   if (!validate(data)) {
     throw new ProfileError(`${shown}: ${describeErrors(validate.errors ?? [])}`);
   }
@@ -46,7 +45,7 @@ export function loadProfile(file: string = process.env.HARNESS_PROFILE || DEFAUL
 }
 
 /** One line per problem, naming the field as a dotted path ("interfaces.chat.settings.windowMs"). */
-export function describeErrors(errors: NonNullable<typeof validate.errors>): string {
+export function describeErrors(errors: ErrorObject[]): string {
   // A failed oneOf also reports each branch's failure; its own message says more than those do.
   const oneOfAt = new Set(errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath));
   const lines = errors

@@ -76,14 +76,12 @@ function documentedResponse(responses: Record<string, OperationResponse>, status
   return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
 }
 
-/** Which of the generic checks a response to this request can be held to: those its documented status declares. */
-export function checksApplied(spec: LoadedSpec, method: string, path: string, status: number): { schema: boolean; contentType: boolean; headers: boolean } {
-  const { op } = matchOperation(spec, method, path);
-  const documented = op ? documentedResponse(op.responses, status) : undefined;
-  return { schema: Boolean(documented?.schema), contentType: Boolean(documented?.contentType), headers: Object.keys(documented?.headers ?? {}).length > 0 };
-}
+/** Which of the generic checks a response with this documented status can be held to: those its entry declares. */
+type Applied = { schema: boolean; contentType: boolean; headers: boolean };
 
-type Applied = ReturnType<typeof checksApplied>;
+function appliedBy(documented: OperationResponse): Applied {
+  return { schema: Boolean(documented.schema), contentType: Boolean(documented.contentType), headers: Object.keys(documented.headers ?? {}).length > 0 };
+}
 
 /**
  * Checks one response against the spec. A status the spec does not document is not judged here. `op`: the operation
@@ -113,7 +111,7 @@ export function checkResponse(spec: LoadedSpec, r: ResponseToCheck, op: Operatio
 
 function check(spec: LoadedSpec, r: ResponseToCheck, op: Operation, documented: OperationResponse): Checked {
   const problems: ResponseProblems = { schema: [], contentType: [], headers: [] };
-  const applied = { schema: Boolean(documented.schema), contentType: Boolean(documented.contentType), headers: Object.keys(documented.headers ?? {}).length > 0 };
+  const applied = appliedBy(documented);
   const where = `${op.key} ${r.status}`;
 
   for (const [name, h] of Object.entries(documented.headers)) {

@@ -80,6 +80,22 @@ test('a base URL with a path prefix keeps the prefix in every request', async ()
   assert.equal(targetUrl('http://h', '/v1/x').toString(), 'http://h/v1/x');
 });
 
+test('every path reaches the target and the evidence as new URL would make it, whether it is sent as it is or parsed', async () => {
+  const seen: string[] = [];
+  const url = await serve((req, res) => {
+    seen.push(req.url ?? '');
+    res.end();
+  });
+  const captured: string[] = [];
+  const c = new Client({ interfaceName: 'test', baseUrl: `${url}/gw`, secrets: new Secrets(), timeoutMs: 2000, live: false, requestsPerSecond: 0, onExchange: (e) => captured.push(e.request.url) });
+  // Plain paths go out as they are; the others (spaces, quotes, percent signs, dot segments, non-ASCII) through URL.
+  const paths = ['/v2/players', '/v2/players?limit=5&cursor=a:b', '/a b', "/q?x='y'", '/a/%2e%2e/b', '/a/../b', '/a/./b?', '/ü', '/a?x=<1>', '/x?', '/'];
+  for (const p of paths) await c.send({ method: 'GET', path: p });
+  const expected = paths.map((p) => new URL(`${url}/gw${p}`));
+  assert.deepEqual(seen, expected.map((u) => u.pathname + u.search));
+  assert.deepEqual(captured, expected.map((u) => u.href));
+});
+
 test('a request undici refuses to build is the harness\'s error, never "the target did not answer"', async () => {
   const url = await serve((_req, res) => res.end());
   await assert.rejects(client(url, false).send({ method: 'GET', path: '/', headers: { 'x-bad': 'line\nbreak' } }), (e: unknown) => e instanceof HarnessError && !(e instanceof TargetError));

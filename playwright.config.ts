@@ -3,7 +3,7 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { ENV, runSeed, runShard } from './harness/options.ts';
 import { reportersFor } from './harness/reporter/reporters.ts';
-import { REPORTS_DIR } from './harness/paths.ts';
+import { reportsDir } from './harness/paths.ts';
 import { loadProfile } from './harness/profile/load.ts';
 import { drawReferenceCredentials, interfacesInScope } from './harness/targets.ts';
 
@@ -15,6 +15,7 @@ runSeed();
 drawReferenceCredentials(profile, scope);
 process.env[ENV.runId] ??= randomUUID();
 const shard = runShard();
+const reports = reportsDir();
 
 // One project for every interface in scope: Playwright starts new worker processes whenever the project changes, and
 // that start-up (module loading, schema compiling) was the largest fixed cost of a run. A test's interface is the
@@ -32,11 +33,11 @@ export default defineConfig({
   // HARNESS_TEST_TIMEOUT_MS fixes every test's limit instead (the harness's own tests use it to provoke a time-out).
   timeout: Number(process.env.HARNESS_TEST_TIMEOUT_MS) || 120_000,
   forbidOnly: Boolean(process.env.CI),
-  outputDir: path.join(REPORTS_DIR, 'test-results'),
+  outputDir: path.join(reports, 'test-results'),
   reporter: [
-    ...reportersFor(REPORTS_DIR, { quiet: Boolean(process.env.HARNESS_QUIET), playwrightHtml: !process.env.HARNESS_SELFTEST }),
+    ...reportersFor(reports, { quiet: Boolean(process.env.HARNESS_QUIET), playwrightHtml: !process.env.HARNESS_SELFTEST }),
     // A shard also keeps Playwright's blob report, from which npm run merge-reports makes the reports of the whole run.
-    ...(shard ? [['blob', { outputDir: path.join(REPORTS_DIR, 'blob'), fileName: `report-${shard.current}-of-${shard.total}.zip` }] as const] : []),
+    ...(shard ? [['blob', { outputDir: path.join(reports, 'blob'), fileName: `report-${shard.current}-of-${shard.total}.zip` }] as const] : []),
   ],
   ...(shard ? { shard } : {}),
   use: { trace: 'off' },

@@ -1,9 +1,9 @@
 import { defineConfig } from '@playwright/test';
-import { REPORTS_DIR } from './harness/paths.ts';
+import { reportsDir } from './harness/paths.ts';
 import { reportersFor } from './harness/reporter/reporters.ts';
 
 // npm run merge-reports replays the shards' blob reports through this: the run's own reporters, nothing started.
 export default defineConfig({
   testDir: 'suites',
-  reporter: reportersFor(REPORTS_DIR, { quiet: true, playwrightHtml: true }),
+  reporter: reportersFor(reportsDir(), { quiet: true, playwrightHtml: true }),
 });

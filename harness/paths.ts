@@ -5,7 +5,13 @@ import path from 'node:path';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SPECS_DIR = path.join(ROOT, 'specs');
 export const TARGETS_DIR = path.join(ROOT, 'targets');
-export const REPORTS_DIR = process.env.HARNESS_REPORT_DIR ? path.resolve(process.env.HARNESS_REPORT_DIR) : path.join(ROOT, 'reports');
+/**
+ * Where this run's reports go (HARNESS_REPORT_DIR). Asked when needed, not fixed when this module loads: the conformance
+ * command settles the folder after its modules have loaded, and Playwright's runner shares them in its process.
+ */
+export function reportsDir(): string {
+  return process.env.HARNESS_REPORT_DIR ? path.resolve(process.env.HARNESS_REPORT_DIR) : path.join(ROOT, 'reports');
+}
 export const SUITES_DIR = path.join(ROOT, 'suites');
 
 /**

@@ -3,7 +3,6 @@
  * Exit 0: every counted requirement that was judged passed; 1: a counted requirement failed; 2: the run could not
  * decide (a bad profile, a target that is not the API, an outage, a time-out, nothing tested).
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { AFTER_RUN_HELP, AFTER_RUN_OPTIONS, finalLine, finishRun, prepareAfterRun } from '../harness/after-run.ts';
 import { Client, closeAgents } from '../harness/http/client.ts';
 import { ENV, depthFactor, parseShard } from '../harness/options.ts';
+import { runPlaywright } from '../harness/playwright-run.ts';
 import { ROOT } from '../harness/paths.ts';
 import { DEFAULT_PROFILE, RESOLVED_PROFILE_ENV, loadProfile } from '../harness/profile/load.ts';
 import type { Profile } from '../harness/profile/types.ts';
@@ -175,13 +175,7 @@ env[ENV.reportDir] = runDir;
 const summaryFile = path.join(runDir, 'summary.json');
 rmSync(summaryFile, { force: true });
 rmSync(path.join(runDir, 'blob'), { recursive: true, force: true });
-const pwArgs = [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', path.join(ROOT, 'playwright.config.ts')];
-if (args.grep) pwArgs.push('--grep', args.grep);
-const code = await new Promise<number>((resolve) => {
-  const child = spawn(process.execPath, pwArgs, { cwd: ROOT, env, stdio: 'inherit' });
-  child.on('exit', (c, signal) => resolve(c ?? (signal ? 130 : 2)));
-  child.on('error', () => resolve(2));
-});
+const code = await runPlaywright(env, args.grep);
 if (!existsSync(summaryFile)) cannotRun(`the run ended (playwright exit ${code}) without writing ${path.relative(process.cwd(), summaryFile)}`);
 if (!explicitDir) linkLatest(runDir);
 let summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { COUNTED_FAILURES } from '../counted.ts';
 import { ENV } from '../options.ts';
-import { REPORTS_DIR, ROOT, interfaceOfTest } from '../paths.ts';
+import { ROOT, interfaceOfTest, reportsDir } from '../paths.ts';
 import { loadProfile } from '../profile/load.ts';
 import type { Profile } from '../profile/types.ts';
 import { isInterfaceName } from '../registry.ts';
@@ -34,6 +34,7 @@ const stripColours = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 export default class ConformanceReporter implements Reporter {
   // A merge of shards reports the run as it was: from the first shard's start.
   private readonly started = process.env[ENV.startedAt] ? new Date(process.env[ENV.startedAt]!) : new Date();
+  private readonly reports = reportsDir();
   private readonly collected: Collected[] = [];
   private readonly notes: string[] = [];
   private readonly writes: WriteRecord[] = [];
@@ -130,7 +131,7 @@ export default class ConformanceReporter implements Reporter {
       brokenTests: this.broken,
       timing: this.timing,
     };
-    writeSummaryReports(REPORTS_DIR, summary);
+    writeSummaryReports(this.reports, summary);
   }
 
   private interfaceResult(target: Target, profile: Profile, strict: boolean): InterfaceResult {
@@ -197,7 +198,7 @@ export default class ConformanceReporter implements Reporter {
       if (!cause.exchanges.length) continue;
       cause.cassette = this.writeCassette(cause, target, profile, secrets.redact.bind(secrets));
       // From the repository's root, where npm runs: relative when the reports are under it, else absolute.
-      const file = path.join(REPORTS_DIR, cause.cassette);
+      const file = path.join(this.reports, cause.cassette);
       const shown = path.relative(ROOT, file).startsWith('..') ? file : path.relative(ROOT, file);
       cause.isItFixed = replayCassetteCommand(shown);
     }
@@ -235,8 +236,8 @@ export default class ConformanceReporter implements Reporter {
       replay: cause.replay,
       exchanges: cause.exchanges,
     };
-    mkdirSync(path.dirname(path.join(REPORTS_DIR, file)), { recursive: true });
-    writeFileSync(path.join(REPORTS_DIR, file), redact(JSON.stringify(body, null, 2)));
+    mkdirSync(path.dirname(path.join(this.reports, file)), { recursive: true });
+    writeFileSync(path.join(this.reports, file), redact(JSON.stringify(body, null, 2)));
     return file;
   }
 }

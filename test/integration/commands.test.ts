@@ -82,6 +82,18 @@ describe('a run that decides nothing: exit 2', () => {
   });
 });
 
+describe('Playwright run in the command\'s own process or as a child of it', () => {
+  test('both give the same verdicts and the same exit code (the child is the fallback where the runner cannot be called)', { timeout: 90_000 }, async () => {
+    const args = ['--interfaces', 'game-bridge', '--seed', '1', '--grep', 'GET /v2/(status|players)'];
+    const [inProcess, child] = [await conformance(args), await conformance(args, { HARNESS_PLAYWRIGHT_CHILD: '1' })];
+    assert.equal(inProcess.code, 0, inProcess.out);
+    assert.equal(child.code, inProcess.code, child.out);
+    const verdicts = (dir: string) => readSummary(dir).interfaces.flatMap((i) => i.requirements.map((q) => `${q.id} ${q.status}`));
+    assert.ok(verdicts(inProcess.reports).some((v) => v.endsWith(' passed')));
+    assert.deepEqual(verdicts(child.reports), verdicts(inProcess.reports));
+  });
+});
+
 /** Every file of a folder with its content's hash. */
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};

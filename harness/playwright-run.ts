@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ROOT } from './paths.ts';
+
+const CONFIG = path.join(ROOT, 'playwright.config.ts');
+
+/** The parts of Playwright Test's runner that its own command line calls (exported by the package as lib/common and lib/runner). */
+interface RunnerApi {
+  loadConfig(file: string, overrides: object): Promise<unknown>;
+  runAll(config: unknown, options: { grep?: string }): Promise<'passed' | 'failed' | 'timedout' | 'interrupted'>;
+}
+
+function runnerApi(): RunnerApi | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    const common = require('playwright/lib/common');
+    const runner = require('playwright/lib/runner');
+    const loadConfigFromFile = common?.configLoader?.loadConfigFromFile;
+    const runAllTestsWithConfig = runner?.testRunner?.runAllTestsWithConfig;
+    if (typeof loadConfigFromFile !== 'function' || typeof runAllTestsWithConfig !== 'function') return undefined;
+    return { loadConfig: loadConfigFromFile, runAll: runAllTestsWithConfig };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs Playwright Test on the harness's config with this environment, and gives its exit code (0 passed, 1 failed,
+ * 130 interrupted). In this process where Playwright's runner can be called as its command line calls it: a second
+ * process would load and check again what this one has (the profile, the registry, the harness's modules), which was
+ * the largest part of a run's fixed cost outside Playwright's own. As a child process, Playwright's command line,
+ * where that runner is not there (another Playwright version).
+ */
+export async function runPlaywright(env: NodeJS.ProcessEnv, grep: string | undefined): Promise<number> {
+  const api = process.env.HARNESS_PLAYWRIGHT_CHILD ? undefined : runnerApi();
+  if (!api) return runChild(env, grep);
+  Object.assign(process.env, env);
+  // Playwright starts its workers with this process's options: they load the suites through its own transform, and a
+  // TypeScript loader of this command's (tsx) would only put a second loader in front of every import there.
+  process.execArgv = withoutLoaders(process.execArgv);
+  const config = await api.loadConfig(CONFIG, { argv: process.argv });
+  const status = await api.runAll(config, grep ? { grep } : {});
+  return status === 'passed' ? 0 : status === 'interrupted' ? 130 : 1;
+}
+
+function runChild(env: NodeJS.ProcessEnv, grep: string | undefined): Promise<number> {
+  const args = [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', CONFIG];
+  if (grep) args.push('--grep', grep);
+  return new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: 'inherit' });
+    child.on('exit', (c, signal) => resolve(c ?? (signal ? 130 : 2)));
+    child.on('error', () => resolve(2));
+  });
+}
+
+/** Node options without `--import X` / `--loader X` / `--experimental-loader X` (both spellings, with = or apart). */
+export function withoutLoaders(execArgv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i];
+    if (/^--(import|loader|experimental-loader)$/.test(a)) i++;
+    else if (!/^--(import|loader|experimental-loader)=/.test(a)) out.push(a);
+  }
+  return out;
+}

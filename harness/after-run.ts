@@ -5,8 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
-import { buildRecord, renderRecordHtml, sign, signingKeyFrom } from './acceptance/record.ts';
+import { yaml } from './yaml.ts';
 import { applyGate, loadWaivers, type Waiver } from './gate.ts';
 import type { Profile } from './profile/types.ts';
 import { writeSummaryReports } from './reporter/html.ts';
@@ -42,13 +41,14 @@ export interface AfterRun {
   failOn: 'any' | 'new';
   history?: string;
   flapWindow: number;
-  signingKey?: Uint8Array;
+  /** With --record: the key, and the record's code (loaded only then: its Ed25519 code is of no use to other runs). */
+  record?: { signingKey: Uint8Array; code: typeof import('./acceptance/record.ts') };
 }
 
 type Values = { [K in keyof typeof AFTER_RUN_OPTIONS]?: (typeof AFTER_RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
 /** Checks the after-run options; `cannotRun` ends the command with its reason (exit 2). */
-export function prepareAfterRun(values: Values, profile: Profile, profileFile: string, cannotRun: (reason: string) => never): AfterRun {
+export async function prepareAfterRun(values: Values, profile: Profile, profileFile: string, cannotRun: (reason: string) => never): Promise<AfterRun> {
   let waivers: Waiver[] | undefined;
   if (values.waivers) {
     try {
@@ -73,18 +73,19 @@ export function prepareAfterRun(values: Values, profile: Profile, profileFile: s
   if (failOn !== 'any' && failOn !== 'new') cannotRun(`--fail-on ${failOn}: give any or new`);
   if (failOn === 'new' && !baseline) cannotRun('--fail-on new needs --baseline (the run to compare with)');
   // A record that cannot be signed is found out before the run, not after it.
-  let signingKey: Uint8Array | undefined;
+  let record: AfterRun['record'];
   if (values.record) {
     if (!profile.recordSigningKey) cannotRun('--record: the profile names no recordSigningKey (the environment variable holding the Ed25519 key that signs the record)');
     const value = process.env[profile.recordSigningKey];
     if (!value) cannotRun(`--record: the environment variable ${profile.recordSigningKey} (the profile's recordSigningKey) is not set`);
+    const code = await import('./acceptance/record.ts');
     try {
-      signingKey = signingKeyFrom(value, profile.recordSigningKey);
+      record = { signingKey: code.signingKeyFrom(value, profile.recordSigningKey), code };
     } catch (e) {
       cannotRun(`--record: ${(e as Error).message}`);
     }
   }
-  return { profileFile, waivers, baseline, failOn, history: values.history, flapWindow, signingKey };
+  return { profileFile, waivers, baseline, failOn, history: values.history, flapWindow, record };
 }
 
 /** Applies the gate, writes the record and the trend; gives the summary whose exit code the command ends with. */
@@ -93,8 +94,9 @@ export function finishRun(runDir: string, summary: RunSummary, o: AfterRun): Run
     summary = applyGate(summary, { waivers: o.waivers, baseline: o.baseline, failOn: o.failOn, today: new Date().toISOString().slice(0, 10) });
     writeSummaryReports(runDir, summary);
   }
-  if (o.signingKey) {
-    const signed = sign(buildRecord(summary, YAML.parse(readFileSync(o.profileFile, 'utf8'))), o.signingKey);
+  if (o.record) {
+    const { sign, buildRecord, renderRecordHtml } = o.record.code;
+    const signed = sign(buildRecord(summary, yaml().parse(readFileSync(o.profileFile, 'utf8'))), o.record.signingKey);
     const dir = path.join(runDir, 'acceptance');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'record.json'), JSON.stringify(signed, null, 2));

@@ -6,7 +6,7 @@
  * baseline did not have.
  */
 import { readFileSync } from 'node:fs';
-import YAML from 'yaml';
+import { yaml } from './yaml.ts';
 import { describeErrors } from './profile/load.ts';
 import { countedFailures, exitCodeOf, isCounted, type RunSummary } from './reporter/summary.ts';
 import { makeAjv } from './validation/ajv.ts';
@@ -48,7 +48,7 @@ const WAIVERS_SCHEMA = {
 export function loadWaivers(file: string): Waiver[] {
   let data: unknown;
   try {
-    data = YAML.parse(readFileSync(file, 'utf8'));
+    data = yaml().parse(readFileSync(file, 'utf8'));
   } catch (e) {
     throw new Error(`${file}: cannot read the waivers (${(e as Error).message.split('\n')[0]})`);
   }

@@ -27,8 +27,11 @@ export interface InterfaceDescriptor<N extends string = string, S extends TSchem
    * every test worker loads every descriptor, and none of them needs the server's code.
    */
   reference: { start(options: ReferenceOptions): Promise<RunningServer>; faults: readonly Fault[] };
-  /** The interface's entry in a target profile (interfaces.<name>), declared with TypeBox: JSON Schema and its type. */
-  profileSchema: S;
+  /**
+   * The interface's entry in a target profile (interfaces.<name>), declared with TypeBox: JSON Schema and its type.
+   * Built when first asked for (`builtOnce`): only a process that checks a profile needs it, and TypeBox with it.
+   */
+  profileSchema: () => S;
   /**
    * The interface's authentication step (see Authenticate in harness/http/client.ts): requests sent with
    * `authenticate: true` get the profile's credentials from it, and replays are signed afresh through it.

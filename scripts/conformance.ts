@@ -161,7 +161,7 @@ if (args.list) {
 
 const missing = missingCredentials(profile, scope);
 if (missing.length) cannotRun(missing.join('; '));
-const afterRun = prepareAfterRun(args, profile, profileFile, cannotRun);
+const afterRun = await prepareAfterRun(args, profile, profileFile, cannotRun);
 
 const workers = Number(args.workers ?? env.HARNESS_WORKERS ?? 2);
 checkPlannedWork();

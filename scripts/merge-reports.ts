@@ -94,7 +94,7 @@ try {
 } catch (e) {
   cannotMerge((e as Error).message);
 }
-const afterRun = prepareAfterRun(args, profile, profileFile, cannotMerge);
+const afterRun = await prepareAfterRun(args, profile, profileFile, cannotMerge);
 
 // The targets as the shards knew them (each shard started its own reference, on a port of its own: the first shard's is shown).
 const targets = new Map<string, Target>();

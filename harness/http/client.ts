@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { Agent, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent, Dispatcher } from 'undici';
 import type { Secrets } from '../secrets.ts';
 import type { LoadedSpec } from '../spec/types.ts';
 import { matchOperation } from '../spec/load.ts';
@@ -157,11 +158,18 @@ const agents = new Map<string, Agent>();
 const pacers = new Map<string, Pacer>();
 const MAX_RETRY_AFTER_WAIT_S = 60;
 
+/**
+ * undici, loaded when the first request is sent: a process that only lists the tests (Playwright's runner, which is the
+ * conformance command's own process) never sends one.
+ */
+let undici: typeof import('undici') | undefined;
+
 function agentFor(timeoutMs: number, localAddress?: string): Agent {
   const key = `${timeoutMs} ${localAddress ?? ''}`;
   let a = agents.get(key);
   if (!a) {
-    a = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4000, ...(localAddress ? { localAddress } : {}) });
+    undici ??= createRequire(import.meta.url)('undici') as typeof import('undici');
+    a = new undici.Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4000, ...(localAddress ? { localAddress } : {}) });
     agents.set(key, a);
   }
   return a;

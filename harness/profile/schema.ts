@@ -1,10 +1,12 @@
 import { REGISTRY } from '../registry.ts';
+import { builtOnce } from './typebox.ts';
 
 /**
  * JSON Schema of a target profile. Each interface's section (`interfaces.<name>`) comes from its descriptor: the
  * settings its document makes configurable, `baseUrl` for a live deployment or `reference` for the embedded one.
  */
-export const profileSchema = {
+/** Built when a profile is first checked (the interfaces' entries with it). */
+export const profileSchema = builtOnce(() => ({
   $id: 'target-profile',
   type: 'object',
   additionalProperties: false,
@@ -30,7 +32,7 @@ export const profileSchema = {
       type: 'object',
       additionalProperties: false,
       minProperties: 1,
-      properties: Object.fromEntries(REGISTRY.map((d) => [d.name, d.profileSchema])),
+      properties: Object.fromEntries(REGISTRY.map((d) => [d.name, d.profileSchema()])),
     },
   },
-} as const;
+}) as const);

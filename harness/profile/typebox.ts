@@ -1,9 +1,20 @@
 import { createRequire } from 'node:module';
+import type * as TypeBox from '@sinclair/typebox';
+
+let loaded: typeof TypeBox.Type | undefined;
 
 /**
- * TypeBox's `Type` builder, from the package's CommonJS build. Its ES-module build is some 270 small files, and every
- * process of a run (the command, Playwright's runner, each worker) loads them through a loader hook, which made
- * TypeBox the largest single part of a process's start-up; the CommonJS build loads in about half the time. Types
- * (`Static`, `TSchema`) still come from the package itself, as type-only imports.
+ * TypeBox's `Type` builder, loaded the first time a profile schema is built: only a process that checks a profile
+ * needs it. TypeBox was the largest single part of a test worker's start-up, and workers take the profile as the
+ * command checked it. From the package's CommonJS build: its ES-module build is some 270 small files that a loader
+ * hook would see one by one. Types (`Static`, `TSchema`) come from the package itself, as type-only imports.
  */
-export const Type = (createRequire(import.meta.url)('@sinclair/typebox') as typeof import('@sinclair/typebox')).Type;
+export function typeBox(): typeof TypeBox.Type {
+  return (loaded ??= (createRequire(import.meta.url)('@sinclair/typebox') as typeof TypeBox).Type);
+}
+
+/** A schema built by `build` the first time it is asked for, and kept. */
+export function builtOnce<T>(build: () => T): () => T {
+  let schema: T | undefined;
+  return () => (schema ??= build());
+}

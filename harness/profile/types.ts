@@ -7,7 +7,7 @@ import type { REGISTRY } from '../registry.ts';
  * harness/profile/schema.ts. The loader fills in the schema's defaults, so a defaulted setting is always present.
  */
 type Descriptor = (typeof REGISTRY)[number];
-type EntryOf<D> = D extends { profileSchema: infer S } ? (S extends TSchema ? Static<S> : never) : never;
+type EntryOf<D> = D extends { profileSchema: () => infer S } ? (S extends TSchema ? Static<S> : never) : never;
 
 export type InterfaceEntries = { [D in Descriptor as D['name']]?: EntryOf<D> };
 export type SettingsOf<N extends keyof InterfaceEntries> = NonNullable<InterfaceEntries[N]>['settings'];

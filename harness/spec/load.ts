@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import Router from 'find-my-way';
-import YAML from 'yaml';
-import { SPECS_DIR } from '../paths.ts';
+import { isDeepStrictEqual } from 'node:util';
+import type Router from 'find-my-way';
+import { ROOT, SPECS_DIR } from '../paths.ts';
+import { yaml } from '../yaml.ts';
 import { genericRequirements } from './generic.ts';
 import type { LoadedSpec, NotShown, Operation, OperationResponse, Parameter, Requirement, SecurityScheme } from './types.ts';
 
@@ -20,9 +22,42 @@ export function loadSpec(name: string): LoadedSpec {
   return spec;
 }
 
+/**
+ * A spec's YAML, parsed once per content and kept as JSON (node_modules/.cache/): every process of a run (the runner
+ * listing the tests, each worker) loads the specs, and parsing their YAML took about 0.2 s in each, JSON a hundredth of
+ * that. The YAML package itself then loads only when a spec has changed.
+ */
+const SPEC_CACHE = path.join(ROOT, 'node_modules', '.cache', 'conformance-harness');
+const load = createRequire(import.meta.url);
+
+function parsedDocument(name: string, text: string, sha256: string): Record<string, any> {
+  const cached = path.join(SPEC_CACHE, `spec-${name}-${sha256}.json`);
+  try {
+    return JSON.parse(readFileSync(cached, 'utf8'));
+  } catch {
+    // Not parsed yet (or the cache cannot be read): parse the YAML.
+  }
+  const doc = yaml().parse(text) as Record<string, any>;
+  const json = JSON.stringify(doc);
+  // Kept only when JSON gives back exactly what YAML gave (no value JSON cannot hold); stale versions are removed.
+  if (isDeepStrictEqual(JSON.parse(json), doc)) {
+    try {
+      mkdirSync(SPEC_CACHE, { recursive: true });
+      for (const f of readdirSync(SPEC_CACHE)) if (f.startsWith(`spec-${name}-`) && f.endsWith('.json')) rmSync(path.join(SPEC_CACHE, f), { force: true });
+      const partial = `${cached}.${process.pid}.partial`;
+      writeFileSync(partial, json);
+      renameSync(partial, cached);
+    } catch {
+      // A cache that cannot be written costs time, never a result.
+    }
+  }
+  return doc;
+}
+
 /** A spec from its YAML text: the OpenAPI document, its requirements (with the derived generic ones), its operations. */
 export function buildSpec(name: string, text: string, file: string): LoadedSpec {
-  const doc = YAML.parse(text) as Record<string, any>;
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  const doc = parsedDocument(name, text, sha256);
   const prefix = String(doc['x-requirement-prefix'] ?? '');
   const schemes = securitySchemes(doc);
   const operations = flattenOperations(doc);
@@ -31,7 +66,7 @@ export function buildSpec(name: string, text: string, file: string): LoadedSpec 
     name,
     prefix,
     file,
-    sha256: createHash('sha256').update(text).digest('hex'),
+    sha256,
     document: String(doc['x-document'] ?? ''),
     section: String(doc['x-section'] ?? ''),
     title: String(doc.info?.title ?? name),
@@ -172,7 +207,9 @@ const routers = new WeakMap<LoadedSpec, { byMethod: Router.Instance<Router.HTTPV
 function routersOf(spec: LoadedSpec) {
   let r = routers.get(spec);
   if (!r) {
-    r = { byMethod: Router(), byPath: Router() };
+    // Loaded when the first response is matched: a process that only lists the tests never needs the router.
+    const router = load('find-my-way') as typeof Router;
+    r = { byMethod: router(), byPath: router() };
     const templates = new Set<string>();
     for (const op of spec.operations) {
       const route = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => `:${name.replace(/[^A-Za-z0-9_]/g, '_')}`);

@@ -14,7 +14,7 @@ import { after, before, test, type TestContext } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import ccxt from 'ccxt';
 import { start } from '../../mocks/exchange-session/server.ts';
-import { ExchangeSessionEntry, type ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
+import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
 
 const CCXT_VERSION = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { dependencies: { ccxt: string } }).dependencies.ccxt;
 
@@ -137,7 +137,7 @@ interface Deployment {
 }
 
 function settings(): ExchangeSessionSettings {
-  const value = Value.Default(ExchangeSessionEntry.properties.settings, {}) as ExchangeSessionSettings;
+  const value = Value.Default(exchangeSessionEntry().properties.settings, {}) as ExchangeSessionSettings;
   // As targets/reference.yaml configures them; this test never sends to either.
   value.paths.command = '/trading-api/v2/command';
   value.paths.custody = '/trading-api/v1/wallets/limits/BTC';

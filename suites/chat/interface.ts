@@ -1,43 +1,46 @@
 import { expectedMs } from '../../harness/budget.ts';
-import { Type } from '../../harness/profile/typebox.ts';
+import { builtOnce } from '../../harness/profile/typebox.ts';
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import type { ChatSettings } from '../../harness/profile/types.ts';
 import { notTheApi } from '../../harness/probe.ts';
-import { EnvName, profileEntry } from '../../harness/profile/schema-parts.ts';
+import { profileEntry, schemaKit } from '../../harness/profile/schema-parts.ts';
 import { faults } from '../../mocks/chat/faults.ts';
 import { chatScope, notApplicableIn } from './scope.ts';
 
 /** The interface's entry of a target profile (interfaces.chat): declared once, its type derived from it. */
-const ChatEntry = profileEntry({
-  reference: Type.Object(
-    {
-      cleanupIntervalMs: Type.Optional(Type.Integer({ minimum: 1 })),
-      // The document's "in development mode localhost connections are allowed" has two readings; the reference
-      // can be started with either (the harness must accept both).
-      developmentModeReading: Type.Optional(Type.Union([Type.Literal('client-id'), Type.Literal('connection')])),
-    },
-    { additionalProperties: false },
-  ),
-  credentials: Type.Record(Type.String(), EnvName),
-  // The loader fills in the defaults, so those settings are always present after loading.
-  settings: Type.Object(
-    {
-      windowMs: Type.Integer({ minimum: 1 }),
-      maxRequests: Type.Integer({ minimum: 1 }),
-      instances: Type.Integer({ minimum: 1, default: 1 }),
-      clientAddressesPreserved: Type.Boolean({ default: true }),
-      developmentMode: Type.Boolean({ default: false }),
-    },
-    { additionalProperties: false },
-  ),
+const chatEntry = builtOnce(() => {
+  const { Type, EnvName } = schemaKit();
+  return profileEntry({
+    reference: Type.Object(
+      {
+        cleanupIntervalMs: Type.Optional(Type.Integer({ minimum: 1 })),
+        // The document's "in development mode localhost connections are allowed" has two readings; the reference
+        // can be started with either (the harness must accept both).
+        developmentModeReading: Type.Optional(Type.Union([Type.Literal('client-id'), Type.Literal('connection')])),
+      },
+      { additionalProperties: false },
+    ),
+    credentials: Type.Record(Type.String(), EnvName),
+    // The loader fills in the defaults, so those settings are always present after loading.
+    settings: Type.Object(
+      {
+        windowMs: Type.Integer({ minimum: 1 }),
+        maxRequests: Type.Integer({ minimum: 1 }),
+        instances: Type.Integer({ minimum: 1, default: 1 }),
+        clientAddressesPreserved: Type.Boolean({ default: true }),
+        developmentMode: Type.Boolean({ default: false }),
+      },
+      { additionalProperties: false },
+    ),
+  });
 });
 
 // Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
-export const chat: InterfaceDescriptor<'chat', typeof ChatEntry> = defineInterface({
+export const chat: InterfaceDescriptor<'chat', ReturnType<typeof chatEntry>> = defineInterface({
   name: 'chat',
   title: 'Interface E of 002_e31f548efc8ec0bb.txt, the chat endpoint behind a sliding-window rate limiter (/api/chat)',
   reference: { start: async (options) => (await import('../../mocks/chat/server.ts')).start(options), faults },
-  profileSchema: ChatEntry,
+  profileSchema: chatEntry,
   // A valid chat request from a client address of its own: role user and plain text, what every reading accepts.
   probe: ({ address }) => {
     const what = 'POST /api/chat with a one-message body';

@@ -6,16 +6,16 @@ import { authenticate, pathOf } from './auth.ts';
 import { poolKeyName, poolVariables } from './keys.ts';
 import { restoreOrder } from './restore.ts';
 import { exchangeScope } from './scope.ts';
-import { ExchangeSessionEntry, type ExchangeSessionSettings, type PoolKeyEntry } from './settings.ts';
+import { exchangeSessionEntry, type ExchangeSessionSettings, type PoolKeyEntry } from './settings.ts';
 
 const SPEC_PATHS = ['ecdsaLogin', 'hmacLogin', 'tradingAccounts', 'nonce', 'orders', 'order'] as const;
 
 // Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
-export const exchangeSession: InterfaceDescriptor<'exchange-session', typeof ExchangeSessionEntry> = defineInterface({
+export const exchangeSession: InterfaceDescriptor<'exchange-session', ReturnType<typeof exchangeSessionEntry>> = defineInterface({
   name: 'exchange-session',
   title: 'Interface A of 000_474e08d6792acf13.txt, exchange sessions: signed logins, trading accounts, the nonce range and limit orders (/trading-api)',
   reference: { start: async (options) => (await import('../../mocks/exchange-session/server.ts')).start(options), faults },
-  profileSchema: ExchangeSessionEntry,
+  profileSchema: exchangeSessionEntry,
   authenticate,
   paths: (settings: ExchangeSessionSettings) => Object.fromEntries(SPEC_PATHS.map((p) => [p, pathOf(settings, p)])),
   credentialVariables: (credentials: { keys?: PoolKeyEntry[] }) => poolVariables(credentials.keys ?? []),

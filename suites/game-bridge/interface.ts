@@ -1,7 +1,7 @@
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
-import { Type } from '../../harness/profile/typebox.ts';
-import { EnvName, profileEntry } from '../../harness/profile/schema-parts.ts';
+import { builtOnce } from '../../harness/profile/typebox.ts';
+import { profileEntry, schemaKit } from '../../harness/profile/schema-parts.ts';
 import { faults } from '../../mocks/game-bridge/faults.ts';
 import { expectedMs } from '../../harness/budget.ts';
 import type { BridgeSettings } from '../../harness/profile/types.ts';
@@ -11,35 +11,38 @@ import { MATRIX_RUNS } from './cases.ts';
 const READS = ['status', 'info', 'players'] as const;
 
 /** The interface's entry of a target profile (interfaces.game-bridge): declared once, its type derived from it. */
-const BridgeEntry = profileEntry({
-  reference: Type.Object(
-    {
-      game: Type.Optional(Type.String()),
-      version: Type.Optional(Type.String()),
-      checkOrder: Type.Optional(Type.Array(Type.Union([Type.Literal('auth'), Type.Literal('method'), Type.Literal('enabled')]), { minItems: 3, maxItems: 3, uniqueItems: true })),
-      bodyFirst: Type.Optional(Type.Boolean()),
-      writeTripwire: Type.Optional(Type.Boolean()),
-    },
-    { additionalProperties: false },
-  ),
-  credentials: Type.Object({ authKey: EnvName }, { additionalProperties: false }),
-  settings: Type.Object(
-    {
-      maxList: Type.Integer({ minimum: 0 }),
-      endpoints: Type.Object({ log: Type.Boolean(), status: Type.Boolean(), players: Type.Boolean(), info: Type.Boolean() }, { additionalProperties: false }),
-      platform: Type.Optional(Type.String({ minLength: 1 })),
-      onlinePlayers: Type.Optional(Type.Integer({ minimum: 0 })),
-    },
-    { additionalProperties: false },
-  ),
+const bridgeEntry = builtOnce(() => {
+  const { Type, EnvName } = schemaKit();
+  return profileEntry({
+    reference: Type.Object(
+      {
+        game: Type.Optional(Type.String()),
+        version: Type.Optional(Type.String()),
+        checkOrder: Type.Optional(Type.Array(Type.Union([Type.Literal('auth'), Type.Literal('method'), Type.Literal('enabled')]), { minItems: 3, maxItems: 3, uniqueItems: true })),
+        bodyFirst: Type.Optional(Type.Boolean()),
+        writeTripwire: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    credentials: Type.Object({ authKey: EnvName }, { additionalProperties: false }),
+    settings: Type.Object(
+      {
+        maxList: Type.Integer({ minimum: 0 }),
+        endpoints: Type.Object({ log: Type.Boolean(), status: Type.Boolean(), players: Type.Boolean(), info: Type.Boolean() }, { additionalProperties: false }),
+        platform: Type.Optional(Type.String({ minLength: 1 })),
+        onlinePlayers: Type.Optional(Type.Integer({ minimum: 0 })),
+      },
+      { additionalProperties: false },
+    ),
+  });
 });
 
 // Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
-export const gameBridge: InterfaceDescriptor<'game-bridge', typeof BridgeEntry> = defineInterface({
+export const gameBridge: InterfaceDescriptor<'game-bridge', ReturnType<typeof bridgeEntry>> = defineInterface({
   name: 'game-bridge',
   title: 'Interface C of 002_e31f548efc8ec0bb.txt, the game-server bridge (/v2/...)',
   reference: { start: async (options) => (await import('../../mocks/game-bridge/server.ts')).start(options), faults },
-  profileSchema: BridgeEntry,
+  profileSchema: bridgeEntry,
   // "every request carries header X-Auth-Key whose value equals auth.key": the key is the whole authentication.
   authenticate: (req, secrets) => ({ ...req, headers: { ...req.headers, 'X-Auth-Key': secrets.get('authKey') } }),
   // The authenticated liveness check proves the credential too; a read the profile switches off answers 403.

@@ -5,14 +5,14 @@ import { faults } from '../../mocks/stream-proxy/faults.ts';
 import { authenticate } from './auth.ts';
 import { restoreWrite } from './restore.ts';
 import { streamScope } from './scope.ts';
-import { StreamProxyEntry, type StreamProxySettings } from './settings.ts';
+import { streamProxyEntry, type StreamProxySettings } from './settings.ts';
 
 // Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
-export const streamProxy: InterfaceDescriptor<'stream-proxy', typeof StreamProxyEntry> = defineInterface({
+export const streamProxy: InterfaceDescriptor<'stream-proxy', ReturnType<typeof streamProxyEntry>> = defineInterface({
   name: 'stream-proxy',
   title: 'Interface B of 000_474e08d6792acf13.txt, the stream-proxy management interface (/api/v1/)',
   reference: { start: async (options) => (await import('../../mocks/stream-proxy/server.ts')).start(options), faults },
-  profileSchema: StreamProxyEntry,
+  profileSchema: streamProxyEntry,
   authenticate,
   // "Mounted at {base_url}/api/v1/, or at {base_url}/<path_prefix>/api/v1/ when a path prefix is configured."
   mount: (settings: StreamProxySettings) => settings.pathPrefix,

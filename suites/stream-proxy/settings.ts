@@ -1,6 +1,6 @@
-import { Type } from '../../harness/profile/typebox.ts';
+import { builtOnce } from '../../harness/profile/typebox.ts';
 import type { Static } from '@sinclair/typebox';
-import { EnvName, profileEntry } from '../../harness/profile/schema-parts.ts';
+import { profileEntry, schemaKit } from '../../harness/profile/schema-parts.ts';
 
 /**
  * The stream-proxy entry of a target profile (interfaces.stream-proxy). Interface B leaves the inner fields of its
@@ -9,90 +9,99 @@ import { EnvName, profileEntry } from '../../harness/profile/schema-parts.ts';
  * member of each document it may change, how it gets its tokens). The loader fills in every default.
  */
 
-const Pointer = Type.String({ pattern: '^(/.*)?$', description: 'a JSON pointer (RFC 6901)' });
+// Built the first time a profile is checked (see schemaKit): test workers never need TypeBox.
+const schemas = builtOnce(() => {
+  const { Type, EnvName } = schemaKit();
+  const Pointer = Type.String({ pattern: '^(/.*)?$', description: 'a JSON pointer (RFC 6901)' });
 
-/**
- * How the harness obtains a token the document does not say how to get: by default the credential adminToken (or
- * userToken) is the token itself; a login request to run instead, whose body may name credentials ("{{secret:name}}").
- */
-const Login = Type.Object(
-  {
-    method: Type.Union([Type.Literal('POST'), Type.Literal('GET')], { default: 'POST' }),
-    /** Relative to the base URL (path prefix included). */
-    path: Type.String({ pattern: '^/' }),
-    json: Type.Record(Type.String(), Type.String()),
-    /** Where the token is in the answer. */
-    tokenPointer: Pointer,
-  },
-  { additionalProperties: false },
-);
-
-/** One configuration document: where its part of GET /api/v1/config is, and a harmless member the harness may set. */
-const Document = Type.Object(
-  {
-    /** Where the document lies in the merged object of GET /api/v1/config ("" = the whole object). */
-    inConfig: Pointer,
-    /** A member of the document the harness may set to values of its own (a string member, created if absent). */
-    scratch: Pointer,
-  },
-  { additionalProperties: false },
-);
-
-const Target = Type.Object({ name: Type.String({ minLength: 1 }), id: Type.Integer() }, { additionalProperties: false });
-
-export const StreamProxyEntry = profileEntry({
-  reference: Type.Object(
+  /**
+   * How the harness obtains a token the document does not say how to get: by default the credential adminToken (or
+   * userToken) is the token itself; a login request to run instead, whose body may name credentials ("{{secret:name}}").
+   */
+  const Login = Type.Object(
     {
-      /** Lifetime of web-player tokens in ms (documented: 30 s; shortened so a run does not wait half a minute). */
-      webPlayerTokenMs: Type.Optional(Type.Integer({ minimum: 1 })),
-      /** How long a library scan runs, and how long a playlist update stays pending, in ms. */
-      scanMs: Type.Optional(Type.Integer({ minimum: 1 })),
-      updateMs: Type.Optional(Type.Integer({ minimum: 1 })),
-      /** Users in a user database (use_user_db) rather than the api-proxy document. */
-      useUserDb: Type.Optional(Type.Boolean()),
+      method: Type.Union([Type.Literal('POST'), Type.Literal('GET')], { default: 'POST' }),
+      /** Relative to the base URL (path prefix included). */
+      path: Type.String({ pattern: '^/' }),
+      json: Type.Record(Type.String(), Type.String()),
+      /** Where the token is in the answer. */
+      tokenPointer: Pointer,
     },
     { additionalProperties: false },
-  ),
-  credentials: Type.Record(Type.String(), EnvName),
-  settings: Type.Object(
+  );
+
+  /** One configuration document: where its part of GET /api/v1/config is, and a harmless member the harness may set. */
+  const Document = Type.Object(
     {
-      /** "<path_prefix>" when one is configured: the API is then at {base_url}/<path_prefix>/api/v1/. */
-      pathPrefix: Type.String({ default: '', pattern: '^(/[^/].*[^/]|/[^/])?$' }),
-      webAuthEnabled: Type.Boolean({ default: true }),
-      userUiEnabled: Type.Boolean({ default: true }),
-      libraryEnabled: Type.Boolean({ default: true }),
-      adminLogin: Type.Optional(Login),
-      userLogin: Type.Optional(Login),
-      documents: Type.Object(
-        {
-          main: Document,
-          sources: Document,
-          /** GET /api/v1/config/apiproxy is the document itself; inConfig says where it lies in GET /api/v1/config. */
-          apiProxy: Document,
-        },
-        { additionalProperties: false },
-      ),
-      /** Targets of the sources config: the first is used throughout, the second (if any) for moving users. */
-      targets: Type.Array(Target, { minItems: 1 }),
-      /** An input id (batch CSV, the Input playlist variant). */
-      inputId: Type.Integer(),
-      /** The server profile name new proxy users get. */
-      serverProfile: Type.String({ default: 'default' }),
-      /** A provider the deployment can reach, for the CustomM3u, CustomPanel and Custom EPG variants; absent: not applicable. */
-      provider: Type.Optional(
-        Type.Object({ m3uUrl: Type.String(), panelUrl: Type.String(), epgUrl: Type.String(), username: Type.String(), password: Type.String() }, { additionalProperties: false }),
-      ),
-      /** A resource identifier the public resource endpoint serves; absent: taken from a listing if one carries it. */
-      resource: Type.Optional(Type.String()),
-      webPlayer: Type.Object({ cluster: Type.String({ default: 'live' }), virtualId: Type.Integer({ default: 1 }) }, { additionalProperties: false, default: {} }),
-      /** How long web-player tokens live on this target, in ms (documented 30000); the expiry check waits this long. */
-      webPlayerTokenMs: Type.Integer({ minimum: 1, default: 30000 }),
-      /** The documented 30-second expiry is a slow check: run it only where this is true (a nightly profile). */
-      slowChecks: Type.Boolean({ default: false }),
+      /** Where the document lies in the merged object of GET /api/v1/config ("" = the whole object). */
+      inConfig: Pointer,
+      /** A member of the document the harness may set to values of its own (a string member, created if absent). */
+      scratch: Pointer,
     },
     { additionalProperties: false },
-  ),
+  );
+
+  const Target = Type.Object({ name: Type.String({ minLength: 1 }), id: Type.Integer() }, { additionalProperties: false });
+
+  const StreamProxyEntry = profileEntry({
+    reference: Type.Object(
+      {
+        /** Lifetime of web-player tokens in ms (documented: 30 s; shortened so a run does not wait half a minute). */
+        webPlayerTokenMs: Type.Optional(Type.Integer({ minimum: 1 })),
+        /** How long a library scan runs, and how long a playlist update stays pending, in ms. */
+        scanMs: Type.Optional(Type.Integer({ minimum: 1 })),
+        updateMs: Type.Optional(Type.Integer({ minimum: 1 })),
+        /** Users in a user database (use_user_db) rather than the api-proxy document. */
+        useUserDb: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    credentials: Type.Record(Type.String(), EnvName),
+    settings: Type.Object(
+      {
+        /** "<path_prefix>" when one is configured: the API is then at {base_url}/<path_prefix>/api/v1/. */
+        pathPrefix: Type.String({ default: '', pattern: '^(/[^/].*[^/]|/[^/])?$' }),
+        webAuthEnabled: Type.Boolean({ default: true }),
+        userUiEnabled: Type.Boolean({ default: true }),
+        libraryEnabled: Type.Boolean({ default: true }),
+        adminLogin: Type.Optional(Login),
+        userLogin: Type.Optional(Login),
+        documents: Type.Object(
+          {
+            main: Document,
+            sources: Document,
+            /** GET /api/v1/config/apiproxy is the document itself; inConfig says where it lies in GET /api/v1/config. */
+            apiProxy: Document,
+          },
+          { additionalProperties: false },
+        ),
+        /** Targets of the sources config: the first is used throughout, the second (if any) for moving users. */
+        targets: Type.Array(Target, { minItems: 1 }),
+        /** An input id (batch CSV, the Input playlist variant). */
+        inputId: Type.Integer(),
+        /** The server profile name new proxy users get. */
+        serverProfile: Type.String({ default: 'default' }),
+        /** A provider the deployment can reach, for the CustomM3u, CustomPanel and Custom EPG variants; absent: not applicable. */
+        provider: Type.Optional(
+          Type.Object({ m3uUrl: Type.String(), panelUrl: Type.String(), epgUrl: Type.String(), username: Type.String(), password: Type.String() }, { additionalProperties: false }),
+        ),
+        /** A resource identifier the public resource endpoint serves; absent: taken from a listing if one carries it. */
+        resource: Type.Optional(Type.String()),
+        webPlayer: Type.Object({ cluster: Type.String({ default: 'live' }), virtualId: Type.Integer({ default: 1 }) }, { additionalProperties: false, default: {} }),
+        /** How long web-player tokens live on this target, in ms (documented 30000); the expiry check waits this long. */
+        webPlayerTokenMs: Type.Integer({ minimum: 1, default: 30000 }),
+        /** The documented 30-second expiry is a slow check: run it only where this is true (a nightly profile). */
+        slowChecks: Type.Boolean({ default: false }),
+      },
+      { additionalProperties: false },
+    ),
+  });
+  return { StreamProxyEntry };
 });
+type Schemas = ReturnType<typeof schemas>;
 
-export type StreamProxyProfileEntry = Static<typeof StreamProxyEntry>;
+/** The stream-proxy entry's schema (interfaces.stream-proxy). */
+export const streamProxyEntry = () => schemas().StreamProxyEntry;
+
+export type StreamProxyProfileEntry = Static<Schemas['StreamProxyEntry']>;
 export type StreamProxySettings = StreamProxyProfileEntry['settings'];

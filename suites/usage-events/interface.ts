@@ -3,17 +3,17 @@ import { defineInterface, type InterfaceDescriptor } from '../../harness/interfa
 import { notTheApi } from '../../harness/probe.ts';
 import { faults } from '../../mocks/usage-events/faults.ts';
 import { usageScope } from './scope.ts';
-import { UsageEventsEntry, type UsageEventsSettings } from './settings.ts';
+import { usageEventsEntry, type UsageEventsSettings } from './settings.ts';
 
 /** Generated cases of the four properties (ingest, idempotency, filters, statistics) at the default depth. */
 const CASES = 4 * 100;
 
 // Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
-export const usageEvents: InterfaceDescriptor<'usage-events', typeof UsageEventsEntry> = defineInterface({
+export const usageEvents: InterfaceDescriptor<'usage-events', ReturnType<typeof usageEventsEntry>> = defineInterface({
   name: 'usage-events',
   title: 'Interface D of 002_e31f548efc8ec0bb.txt, usage events for metered billing (/v1/events)',
   reference: { start: async (options) => (await import('../../mocks/usage-events/server.ts')).start(options), faults },
-  profileSchema: UsageEventsEntry,
+  profileSchema: usageEventsEntry,
   // "Header Authorization: Bearer <ACCESS_TOKEN>" on every operation.
   authenticate: (req, secrets) => ({ ...req, headers: { ...req.headers, Authorization: `Bearer ${secrets.get('accessToken')}` } }),
   // A read that lists nothing (an external customer id no one has), with the profile's token: proves the credential.

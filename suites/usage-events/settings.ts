@@ -1,6 +1,6 @@
-import { Type } from '../../harness/profile/typebox.ts';
+import { builtOnce } from '../../harness/profile/typebox.ts';
 import type { Static } from '@sinclair/typebox';
-import { EnvName, profileEntry } from '../../harness/profile/schema-parts.ts';
+import { profileEntry, schemaKit } from '../../harness/profile/schema-parts.ts';
 
 /**
  * The usage-events entry of a target profile (interfaces.usage-events). Interface D leaves the ingest response's
@@ -9,106 +9,115 @@ import { EnvName, profileEntry } from '../../harness/profile/schema-parts.ts';
  * fills in every default.
  */
 
-const Operator = Type.Union([
-  Type.Literal('eq'), Type.Literal('ne'), Type.Literal('gt'), Type.Literal('gte'),
-  Type.Literal('lt'), Type.Literal('lte'), Type.Literal('like'), Type.Literal('not_like'),
-]);
+// Built the first time a profile is checked (see schemaKit): test workers never need TypeBox.
+const schemas = builtOnce(() => {
+  const { Type, EnvName } = schemaKit();
+  const Operator = Type.Union([
+    Type.Literal('eq'), Type.Literal('ne'), Type.Literal('gt'), Type.Literal('gte'),
+    Type.Literal('lt'), Type.Literal('lte'), Type.Literal('like'), Type.Literal('not_like'),
+  ]);
 
-/** A JSON filter clause, in the meter-filter format: {"conjunction":"and"|"or","clauses":[{property, operator, value}]}. */
-export const FilterClause = Type.Object(
-  {
-    conjunction: Type.Union([Type.Literal('and'), Type.Literal('or')]),
-    clauses: Type.Array(Type.Object({ property: Type.String(), operator: Operator, value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]) }, { additionalProperties: false })),
-  },
-  { additionalProperties: false },
-);
+  /** A JSON filter clause, in the meter-filter format: {"conjunction":"and"|"or","clauses":[{property, operator, value}]}. */
+  const FilterClause = Type.Object(
+    {
+      conjunction: Type.Union([Type.Literal('and'), Type.Literal('or')]),
+      clauses: Type.Array(Type.Object({ property: Type.String(), operator: Operator, value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]) }, { additionalProperties: false })),
+    },
+    { additionalProperties: false },
+  );
 
-/** A meter: which events it counts (a filter clause) and how it aggregates them. */
-const Meter = Type.Object(
-  {
-    /** Reference: the meter's name; live: the id of an existing meter on the target. */
-    id: Type.String({ minLength: 1 }),
-    filter: FilterClause,
-    aggregation: Type.Object(
+  /** A meter: which events it counts (a filter clause) and how it aggregates them. */
+  const Meter = Type.Object(
+    {
+      /** Reference: the meter's name; live: the id of an existing meter on the target. */
+      id: Type.String({ minLength: 1 }),
+      filter: FilterClause,
+      aggregation: Type.Object(
+        {
+          func: Type.Union([Type.Literal('count'), Type.Literal('sum'), Type.Literal('avg'), Type.Literal('min'), Type.Literal('max')]),
+          property: Type.Optional(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false },
+  );
+
+  const UsageEventsEntry = profileEntry({
+    reference: Type.Object(
       {
-        func: Type.Union([Type.Literal('count'), Type.Literal('sum'), Type.Literal('avg'), Type.Literal('min'), Type.Literal('max')]),
-        property: Type.Optional(Type.String()),
+        /** How long ingested events take to become queryable on the reference, in ms. */
+        queryableAfterMs: Type.Optional(Type.Integer({ minimum: 0 })),
+        /** The organization id the reference's statistics answer for. */
+        organizationId: Type.Optional(Type.String()),
+        /** Read-only profiles: the reference answers an authenticated ingest with 500 and starts with events of its own. */
+        writeTripwire: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),
-  },
-  { additionalProperties: false },
-);
-
-export const UsageEventsEntry = profileEntry({
-  reference: Type.Object(
-    {
-      /** How long ingested events take to become queryable on the reference, in ms. */
-      queryableAfterMs: Type.Optional(Type.Integer({ minimum: 0 })),
-      /** The organization id the reference's statistics answer for. */
-      organizationId: Type.Optional(Type.String()),
-      /** Read-only profiles: the reference answers an authenticated ingest with 500 and starts with events of its own. */
-      writeTripwire: Type.Optional(Type.Boolean()),
-    },
-    { additionalProperties: false },
-  ),
-  credentials: Type.Object({ accessToken: EnvName }, { additionalProperties: false }),
-  settings: Type.Object(
-    {
-      /** Member names of the ingest response: the count of ingested events, and the errors, each naming its event's index. */
-      ingestResponse: Type.Object(
-        { inserted: Type.String({ default: 'inserted' }), errors: Type.String({ default: 'errors' }), errorIndex: Type.String({ default: 'index' }) },
-        { additionalProperties: false, default: {} },
-      ),
-      /** The status of a refused request (an ingest over 100 events, a bad token); absent: any 4xx. */
-      refusalStatus: Type.Optional(Type.Integer({ minimum: 400, maximum: 499 })),
-      /** Query-parameter names the document does not show. */
-      query: Type.Object(
-        {
-          meter: Type.String({ default: 'meter_id' }),
-          filter: Type.String({ default: 'filter' }),
-          aggregatedProperty: Type.String({ default: 'property' }),
-        },
-        { additionalProperties: false, default: {} },
-      ),
-      /** Paging of the list: parameter names and the page size (at most 100), and where the items are. */
-      paging: Type.Object(
-        {
-          page: Type.String({ default: 'page' }),
-          limit: Type.String({ default: 'limit' }),
-          size: Type.Integer({ minimum: 1, maximum: 100, default: 100 }),
-          /** A JSON pointer to the items in the answer ("" for a bare array). */
-          items: Type.String({ default: '/items' }),
-        },
-        { additionalProperties: false, default: {} },
-      ),
-      /** The member that holds a stored event's id. */
-      eventId: Type.String({ default: 'id' }),
-      /** "Within a few seconds": how long the harness waits (polling with back-off) before an event must be queryable. */
-      queryableWithinMs: Type.Integer({ minimum: 0, default: 5000 }),
-      /** The organization id statistics are asked for (required by the document's parameters). */
-      organizationId: Type.String({ default: 'conformance-organization' }),
-      /** Customer ids the harness may ingest for: on a live billing system, test customers only. */
-      customers: Type.Object(
-        { customerIds: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, default: ['conformance-customer-1', 'conformance-customer-2'] }), externalPrefix: Type.String({ default: 'conformance-ext-' }) },
-        { additionalProperties: false, default: {} },
-      ),
-      /** Every event the harness ingests is named with this prefix, so that an operator can find and void them. */
-      namePrefix: Type.String({ default: 'conformance.', pattern: '^[A-Za-z0-9_.]*$' }),
-      /**
-       * Where in time the harness places its events: each worker of a run takes stretches from here on, 30 years per
-       * worker, so that its cases never share an interval with another case's events. A target that refuses events
-       * this old (whether it may is not shown) needs a later base.
-       */
-      timeBase: Type.String({ default: '1900-01-01T00:00:00Z', format: 'date-time' }),
-      /** Meters: on the reference the profile defines them; against a live target it names existing ones. */
-      meters: Type.Array(Meter, { default: [] }),
-    },
-    { additionalProperties: false, default: {} },
-  ),
+    credentials: Type.Object({ accessToken: EnvName }, { additionalProperties: false }),
+    settings: Type.Object(
+      {
+        /** Member names of the ingest response: the count of ingested events, and the errors, each naming its event's index. */
+        ingestResponse: Type.Object(
+          { inserted: Type.String({ default: 'inserted' }), errors: Type.String({ default: 'errors' }), errorIndex: Type.String({ default: 'index' }) },
+          { additionalProperties: false, default: {} },
+        ),
+        /** The status of a refused request (an ingest over 100 events, a bad token); absent: any 4xx. */
+        refusalStatus: Type.Optional(Type.Integer({ minimum: 400, maximum: 499 })),
+        /** Query-parameter names the document does not show. */
+        query: Type.Object(
+          {
+            meter: Type.String({ default: 'meter_id' }),
+            filter: Type.String({ default: 'filter' }),
+            aggregatedProperty: Type.String({ default: 'property' }),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+        /** Paging of the list: parameter names and the page size (at most 100), and where the items are. */
+        paging: Type.Object(
+          {
+            page: Type.String({ default: 'page' }),
+            limit: Type.String({ default: 'limit' }),
+            size: Type.Integer({ minimum: 1, maximum: 100, default: 100 }),
+            /** A JSON pointer to the items in the answer ("" for a bare array). */
+            items: Type.String({ default: '/items' }),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+        /** The member that holds a stored event's id. */
+        eventId: Type.String({ default: 'id' }),
+        /** "Within a few seconds": how long the harness waits (polling with back-off) before an event must be queryable. */
+        queryableWithinMs: Type.Integer({ minimum: 0, default: 5000 }),
+        /** The organization id statistics are asked for (required by the document's parameters). */
+        organizationId: Type.String({ default: 'conformance-organization' }),
+        /** Customer ids the harness may ingest for: on a live billing system, test customers only. */
+        customers: Type.Object(
+          { customerIds: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, default: ['conformance-customer-1', 'conformance-customer-2'] }), externalPrefix: Type.String({ default: 'conformance-ext-' }) },
+          { additionalProperties: false, default: {} },
+        ),
+        /** Every event the harness ingests is named with this prefix, so that an operator can find and void them. */
+        namePrefix: Type.String({ default: 'conformance.', pattern: '^[A-Za-z0-9_.]*$' }),
+        /**
+         * Where in time the harness places its events: each worker of a run takes stretches from here on, 30 years per
+         * worker, so that its cases never share an interval with another case's events. A target that refuses events
+         * this old (whether it may is not shown) needs a later base.
+         */
+        timeBase: Type.String({ default: '1900-01-01T00:00:00Z', format: 'date-time' }),
+        /** Meters: on the reference the profile defines them; against a live target it names existing ones. */
+        meters: Type.Array(Meter, { default: [] }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+  });
+  return { FilterClause, Meter, UsageEventsEntry };
 });
+type Schemas = ReturnType<typeof schemas>;
 
-export type UsageEventsProfileEntry = Static<typeof UsageEventsEntry>;
+/** The usage-events entry's schema (interfaces.usage-events). */
+export const usageEventsEntry = () => schemas().UsageEventsEntry;
+
+export type UsageEventsProfileEntry = Static<Schemas['UsageEventsEntry']>;
 export type UsageEventsSettings = UsageEventsProfileEntry['settings'];
-export type MeterDefinition = Static<typeof Meter>;
-export type FilterClauseValue = Static<typeof FilterClause>;
+export type MeterDefinition = Static<Schemas['Meter']>;
+export type FilterClauseValue = Static<Schemas['FilterClause']>;

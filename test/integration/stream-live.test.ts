@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
 import { ROOT, scriptArgs } from '../../harness/paths.ts';
 import { start } from '../../mocks/stream-proxy/server.ts';
-import { StreamProxyEntry, type StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
+import { streamProxyEntry, type StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
 import { conformance, freshDir, readSummary, script, sleep, withStatus } from './helpers.ts';
 
 const ADMIN = 'stream-live-admin-token-0123456789';
@@ -19,7 +19,7 @@ const USER = 'stream-live-user-token-0123456789';
 const env = { TEST_PROXY_ADMIN: ADMIN, TEST_PROXY_USER: USER };
 
 function settings(): StreamProxySettings {
-  return Value.Default(StreamProxyEntry.properties.settings, {
+  return Value.Default(streamProxyEntry().properties.settings, {
     documents: { main: { inConfig: '/config', scratch: '/conformance_note' }, sources: { inConfig: '/sources', scratch: '/conformance_note' }, apiProxy: { inConfig: '/api_proxy', scratch: '/conformance_note' } },
     targets: [{ name: 'main', id: 1 }, { name: 'backup', id: 2 }],
     inputId: 1,

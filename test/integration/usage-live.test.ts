@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
 import { start } from '../../mocks/usage-events/server.ts';
-import { UsageEventsEntry, type UsageEventsSettings } from '../../suites/usage-events/settings.ts';
+import { usageEventsEntry, type UsageEventsSettings } from '../../suites/usage-events/settings.ts';
 import { conformance, freshDir, readSummary, requirement, sleep, startProxy, withStatus, type Proxy, type Ran } from './helpers.ts';
 
 const TOKEN = 'usage-live-access-token-0123456789';
@@ -77,7 +77,7 @@ describe('usage-events: a profile without writes, against a recording server, in
   let run: Ran;
 
   before(async () => {
-    const settings = Value.Default(UsageEventsEntry.properties.settings, { meters: METERS }) as UsageEventsSettings;
+    const settings = Value.Default(usageEventsEntry().properties.settings, { meters: METERS }) as UsageEventsSettings;
     reference = await start({ settings, reference: { queryableAfterMs: 30 }, secrets: { accessToken: TOKEN }, host: '127.0.0.1', port: 0 });
     const preset = await fetch(`${reference.url}${INGEST}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ events: PRESET }) });
     assert.equal(preset.status, 200, await preset.text());

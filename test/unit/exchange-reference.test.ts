@@ -10,12 +10,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
 import { SignJWT, decodeJwt } from 'jose';
 import { ecdsaP256PublicKey, ecdsaP256Sign, hmacSign } from '../../harness/signing.ts';
-import { ExchangeSessionEntry, type ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
+import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
 import { KEY_CREATION_PATH, start, type ExchangeReferenceOptions } from '../../mocks/exchange-session/server.ts';
 import { faults } from '../../mocks/exchange-session/faults.ts';
 
 function defaults(): ExchangeSessionSettings {
-  return Value.Default(ExchangeSessionEntry.properties.settings, {}) as ExchangeSessionSettings;
+  return Value.Default(exchangeSessionEntry().properties.settings, {}) as ExchangeSessionSettings;
 }
 
 type Answer = { status: number; body: any };

@@ -6,6 +6,8 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { loadProfile, ProfileError } from '../../harness/profile/load.ts';
 import { TARGETS_DIR } from '../../harness/paths.ts';
+import { profileSchema } from '../../harness/profile/schema.ts';
+import { makeAjv } from '../../harness/validation/ajv.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'profile-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,6 +40,11 @@ function assertRefused(file: string, ...expected: Array<string | RegExp>): strin
   }
   return message;
 }
+
+test('the profile schema is valid JSON Schema 2020-12 (the loader compiles it without checking that at every start)', () => {
+  const ajv = makeAjv();
+  assert.equal(ajv.validateSchema(profileSchema()), true, ajv.errorsText());
+});
 
 test('every profile under targets/ loads', () => {
   const files = readdirSync(TARGETS_DIR).filter((f) => f.endsWith('.yaml'));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { buildSpec, deref, loadSpec, matchOperation, requirementById } from '../../harness/spec/load.ts';
 import { checkResponse } from '../../harness/validation/responses.ts';
@@ -180,4 +180,23 @@ paths:
   assert.match(r.headers?.['X-Customer'] ?? '', /^[0-9a-f-]{36}$/i);
   assert.equal(matchOperation(events, 'GET', url.pathname).op, op);
   assert.equal(new URL(validRequest(events, op, { id: 'evt_created' }).path, 'http://x').pathname, '/v1/events/evt_created');
+});
+
+test('a spec is parsed from YAML once per content: later loads read the kept JSON, a changed spec is parsed afresh', () => {
+  const cacheDir = path.join(ROOT, 'node_modules', '.cache', 'conformance-harness');
+  const name = `cache-check-${process.pid}`;
+  const kept = () => readdirSync(cacheDir).filter((f) => f.startsWith(`spec-${name}-`));
+  const text = (v: string) => `openapi: 3.1.0\ninfo: { title: t, version: ${v} }\nx-requirement-prefix: D\npaths: {}\n`;
+  try {
+    const first = buildSpec(name, text('v1'), 'specs/x.yaml');
+    assert.deepEqual(kept(), [`spec-${name}-${first.sha256}.json`]);
+    // What the cache gives back is what YAML gave.
+    assert.deepEqual(buildSpec(name, text('v1'), 'specs/x.yaml').doc, first.doc);
+    assert.equal(first.version, 'v1');
+    const changed = buildSpec(name, text('v2'), 'specs/x.yaml');
+    assert.equal(changed.version, 'v2');
+    assert.deepEqual(kept(), [`spec-${name}-${changed.sha256}.json`], 'the stale version is removed');
+  } finally {
+    for (const f of kept()) rmSync(path.join(cacheDir, f), { force: true });
+  }
 });

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { Value } from '@sinclair/typebox/value';
-import { StreamProxyEntry, type StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
+import { streamProxyEntry, type StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
 import { faults } from '../../mocks/stream-proxy/faults.ts';
 import { UPDATE_RUNS_PATH, resourceIdOf, start, type StartOptions, type StreamProxyServer } from '../../mocks/stream-proxy/server.ts';
 
@@ -23,7 +23,7 @@ const SECRETS = { adminToken: 'admin-token-1', userToken: 'user-token-1', adminU
 const TIMING = { webPlayerTokenMs: 300, scanMs: 200, updateMs: 200 };
 
 function settingsWith(tweak: Partial<StreamProxySettings> = {}): StreamProxySettings {
-  return Value.Default(StreamProxyEntry.properties.settings, {
+  return Value.Default(streamProxyEntry().properties.settings, {
     pathPrefix: PREFIX,
     documents: {
       main: { inConfig: '/config', scratch: '/conformance_note' },

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
-import { UsageEventsEntry, type UsageEventsSettings } from '../../suites/usage-events/settings.ts';
+import { usageEventsEntry, type UsageEventsSettings } from '../../suites/usage-events/settings.ts';
 import { faults } from '../../mocks/usage-events/faults.ts';
 import { start, type StartOptions } from '../../mocks/usage-events/server.ts';
 
@@ -31,7 +31,7 @@ const METERS: UsageEventsSettings['meters'] = [
 ];
 
 function settingsWith(tweak: Record<string, unknown> = {}): UsageEventsSettings {
-  return Value.Default(UsageEventsEntry.properties.settings, { meters: METERS, ...tweak }) as UsageEventsSettings;
+  return Value.Default(usageEventsEntry().properties.settings, { meters: METERS, ...tweak }) as UsageEventsSettings;
 }
 
 const running: Array<{ close(): Promise<void> }> = [];

@@ -34,8 +34,10 @@ export function interfaceOfTest(titlePath: readonly string[]): string {
 
 /**
  * The node arguments that run one of scripts/*.ts as npm run does: TypeScript through tsx's loader in the same
- * process (tsx's own command line would start a second node process for every run).
+ * process (tsx's own command line would start a second node process for every run). Its ES-module loader only
+ * (tsx/esm): the harness is ES modules throughout, and tsx's CommonJS hook slowed every require of the command's
+ * process, Playwright's runner included (a whole run's fixed cost 3.9-4.1 s against 4.2-4.6 s, alternated).
  */
 export function scriptArgs(name: string, args: readonly string[] = []): string[] {
-  return ['--import', 'tsx', path.join(ROOT, 'scripts', `${name}.ts`), ...args];
+  return ['--import', 'tsx/esm', path.join(ROOT, 'scripts', `${name}.ts`), ...args];
 }

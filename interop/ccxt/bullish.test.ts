@@ -4,7 +4,7 @@
 // document part ways, the step asserts that the difference is exactly the known one and records it (t.diagnostic):
 // the reference keeps to the document, ccxt is driven as shipped, and nothing on either side is patched.
 //
-// Run from the repository's root: node --import tsx --test interop/ccxt/bullish.test.ts
+// Run from the repository's root: node --import tsx/esm --test interop/ccxt/bullish.test.ts
 // (ccxt resolves from interop/ccxt/node_modules: `npm ci --prefix interop/ccxt` first, or `npm run test:interop`).
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';

@@ -6,7 +6,7 @@
 // one and records it (t.diagnostic): the reference keeps to the document, the SDK is driven as shipped, and nothing
 // on either side is patched.
 //
-// Run from the repository's root: node --import tsx --test interop/polar/events.test.ts
+// Run from the repository's root: node --import tsx/esm --test interop/polar/events.test.ts
 // (the SDK resolves from interop/polar/node_modules: `npm ci --prefix interop/polar` first, or `npm run test:interop`).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

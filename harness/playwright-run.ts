@@ -55,7 +55,7 @@ function runChild(env: NodeJS.ProcessEnv, grep: string | undefined): Promise<num
 }
 
 /** Node options without `--import X` / `--loader X` / `--experimental-loader X` (both spellings, with = or apart). */
-export function withoutLoaders(execArgv: string[]): string[] {
+function withoutLoaders(execArgv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {
     const a = execArgv[i];

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { createRequire } from 'node:module';
 import type { Agent, Dispatcher } from 'undici';
 import type { Secrets } from '../secrets.ts';
 import type { LoadedSpec } from '../spec/types.ts';
+import { loadedOnFirstUse } from '../lazy.ts';
 import { matchOperation } from '../spec/load.ts';
 import type { Operation } from '../spec/types.ts';
 import { checkResponse } from '../validation/responses.ts';
@@ -116,8 +116,8 @@ function urlUnder(base: Base, path: string): URL {
 
 /**
  * A path that `new URL` would leave exactly as it is: nothing to percent-encode (no space, quote, %, non-ASCII), no
- * dot segment, no fragment, no empty query. Most requests of a run are such, and sending them without parsing a URL each time is the
- * largest part of what the client adds to bare undici (npm run bench). Anything else goes through `urlUnder`.
+ * dot segment, no fragment, no empty query. Most requests of a run are such, and parsing a URL for each of them was
+ * the largest part of what the client added to bare undici (npm run bench). Anything else goes through `urlUnder`.
  */
 const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@/?]*$/;
 const DOT_SEGMENT_OR_EMPTY_QUERY = /\/\.\.?(?:[/?]|$)|\?$/;
@@ -162,14 +162,13 @@ const MAX_RETRY_AFTER_WAIT_S = 60;
  * undici, loaded when the first request is sent: a process that only lists the tests (Playwright's runner, which is the
  * conformance command's own process) never sends one.
  */
-let undici: typeof import('undici') | undefined;
+const undici = loadedOnFirstUse<typeof import('undici')>('undici');
 
 function agentFor(timeoutMs: number, localAddress?: string): Agent {
   const key = `${timeoutMs} ${localAddress ?? ''}`;
   let a = agents.get(key);
   if (!a) {
-    undici ??= createRequire(import.meta.url)('undici') as typeof import('undici');
-    a = new undici.Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4000, ...(localAddress ? { localAddress } : {}) });
+    a = new (undici().Agent)({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4000, ...(localAddress ? { localAddress } : {}) });
     agents.set(key, a);
   }
   return a;

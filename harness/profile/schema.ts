@@ -1,11 +1,11 @@
 import { REGISTRY } from '../registry.ts';
-import { builtOnce } from './typebox.ts';
+import { builtOnce } from '../lazy.ts';
 
 /**
  * JSON Schema of a target profile. Each interface's section (`interfaces.<name>`) comes from its descriptor: the
  * settings its document makes configurable, `baseUrl` for a live deployment or `reference` for the embedded one.
+ * Built when a profile is first checked, the interfaces' sections with it.
  */
-/** Built when a profile is first checked (the interfaces' entries with it). */
 export const profileSchema = builtOnce(() => ({
   $id: 'target-profile',
   type: 'object',

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import type * as TypeBox from '@sinclair/typebox';
+import { loadedOnFirstUse } from '../lazy.ts';
 
-let loaded: typeof TypeBox.Type | undefined;
+const typeBoxPackage = loadedOnFirstUse<typeof TypeBox>('@sinclair/typebox');
 
 /**
  * TypeBox's `Type` builder, loaded the first time a profile schema is built: only a process that checks a profile
@@ -10,11 +10,5 @@ let loaded: typeof TypeBox.Type | undefined;
  * hook would see one by one. Types (`Static`, `TSchema`) come from the package itself, as type-only imports.
  */
 export function typeBox(): typeof TypeBox.Type {
-  return (loaded ??= (createRequire(import.meta.url)('@sinclair/typebox') as typeof TypeBox).Type);
-}
-
-/** A schema built by `build` the first time it is asked for, and kept. */
-export function builtOnce<T>(build: () => T): () => T {
-  let schema: T | undefined;
-  return () => (schema ??= build());
+  return typeBoxPackage().Type;
 }

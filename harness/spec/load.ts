@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type Router from 'find-my-way';
 import { ROOT, SPECS_DIR } from '../paths.ts';
+import { loadedOnFirstUse } from '../lazy.ts';
 import { yaml } from '../yaml.ts';
 import { genericRequirements } from './generic.ts';
 import type { LoadedSpec, NotShown, Operation, OperationResponse, Parameter, Requirement, SecurityScheme } from './types.ts';
@@ -28,7 +28,6 @@ export function loadSpec(name: string): LoadedSpec {
  * that. The YAML package itself then loads only when a spec has changed.
  */
 const SPEC_CACHE = path.join(ROOT, 'node_modules', '.cache', 'conformance-harness');
-const load = createRequire(import.meta.url);
 
 function parsedDocument(name: string, text: string, sha256: string): Record<string, any> {
   const cached = path.join(SPEC_CACHE, `spec-${name}-${sha256}.json`);
@@ -202,13 +201,14 @@ export function matchOperation(spec: LoadedSpec, method: string, pathname: strin
 
 type HTTPMethod = Parameters<Router.Instance<Router.HTTPVersion.V1>['find']>[0];
 const matches = new WeakMap<LoadedSpec, Map<string, { op?: Operation; pathKnown: boolean }>>();
+/** Loaded when the first response is matched: a process that only lists the tests never needs the router. */
+const findMyWay = loadedOnFirstUse<typeof Router>('find-my-way');
 const routers = new WeakMap<LoadedSpec, { byMethod: Router.Instance<Router.HTTPVersion.V1>; byPath: Router.Instance<Router.HTTPVersion.V1> }>();
 
 function routersOf(spec: LoadedSpec) {
   let r = routers.get(spec);
   if (!r) {
-    // Loaded when the first response is matched: a process that only lists the tests never needs the router.
-    const router = load('find-my-way') as typeof Router;
+    const router = findMyWay();
     r = { byMethod: router(), byPath: router() };
     const templates = new Set<string>();
     for (const op of spec.operations) {

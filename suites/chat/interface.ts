@@ -1,5 +1,5 @@
 import { expectedMs } from '../../harness/budget.ts';
-import { builtOnce } from '../../harness/profile/typebox.ts';
+import { builtOnce } from '../../harness/lazy.ts';
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import type { ChatSettings } from '../../harness/profile/types.ts';
 import { notTheApi } from '../../harness/probe.ts';

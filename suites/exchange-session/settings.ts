@@ -1,4 +1,4 @@
-import { builtOnce } from '../../harness/profile/typebox.ts';
+import { builtOnce } from '../../harness/lazy.ts';
 import type { Static } from '@sinclair/typebox';
 import { profileEntry, schemaKit } from '../../harness/profile/schema-parts.ts';
 

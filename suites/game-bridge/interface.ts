@@ -1,6 +1,6 @@
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
-import { builtOnce } from '../../harness/profile/typebox.ts';
+import { builtOnce } from '../../harness/lazy.ts';
 import { profileEntry, schemaKit } from '../../harness/profile/schema-parts.ts';
 import { faults } from '../../mocks/game-bridge/faults.ts';
 import { expectedMs } from '../../harness/budget.ts';

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { OpenPointReadings } from '../mocks/readings.ts';
 import type { Fault, RunningServer } from '../mocks/types.ts';
 import type { Authenticate, Client } from './http/client.ts';
 import type { Secrets } from './secrets.ts';
@@ -26,7 +27,12 @@ export interface InterfaceDescriptor<N extends string = string, S extends TSchem
    * The embedded reference deployment and its seeded faults (mocks/<name>/). `start` imports the server when called:
    * every test worker loads every descriptor, and none of them needs the server's code.
    */
-  reference: { start(options: ReferenceOptions): Promise<RunningServer>; faults: readonly Fault[] };
+  reference: {
+    start(options: ReferenceOptions): Promise<RunningServer>;
+    faults: readonly Fault[];
+    /** The readings of the spec's open points the reference implements (mocks/<name>/readings.ts). */
+    readings: readonly OpenPointReadings[];
+  };
   /**
    * The interface's entry in a target profile (interfaces.<name>), declared with TypeBox: JSON Schema and its type.
    * Built when first asked for (`builtOnce`): only a process that checks a profile needs it, and TypeBox with it.

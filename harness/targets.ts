@@ -11,6 +11,8 @@ export interface Target {
   /** The embedded reference, started by this run. */
   reference: boolean;
   fault?: string;
+  /** The readings of open points the embedded reference was started with (point -> reading), beside its defaults. */
+  readings?: Record<string, string>;
 }
 
 /** The interfaces a run covers: those of the profile, narrowed by --interfaces. */
@@ -102,7 +104,8 @@ export async function startReferences(profile: Profile, scope: InterfaceName[]):
         port: 0,
       });
       running.push(server);
-      targets.push({ interfaceName: name, baseUrl: mountedUrl(name, server.url, entry.settings), reference: true, fault: faultHere });
+      const readings = (entry.reference as { readings?: Record<string, string> } | undefined)?.readings;
+      targets.push({ interfaceName: name, baseUrl: mountedUrl(name, server.url, entry.settings), reference: true, fault: faultHere, ...(readings && Object.keys(readings).length ? { readings } : {}) });
     }
   } catch (e) {
     await Promise.all(running.map((s) => s.close()));

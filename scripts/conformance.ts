@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { AFTER_RUN_HELP, AFTER_RUN_OPTIONS, finalLine, finishRun, prepareAfterRun } from '../harness/after-run.ts';
 import { Client, closeAgents } from '../harness/http/client.ts';
 import { ENV, depthFactor, parseShard } from '../harness/options.ts';
+import { applyReadings, parseReadings } from '../harness/readings.ts';
 import { runPlaywright } from '../harness/playwright-run.ts';
 import { ROOT } from '../harness/paths.ts';
 import { DEFAULT_PROFILE, RESOLVED_PROFILE_ENV, loadProfile } from '../harness/profile/load.ts';
@@ -38,6 +39,9 @@ Options:
   --replay TOKEN         rerun one shrunk property case (from a failure's replay command); with --grep and --seed
   --fault IFACE:NAME     start the embedded reference with a seeded fault (npm run reference -- IFACE --list-faults);
                          repeat it for faults of several interfaces in one run
+  --readings R           start the embedded references in other readings of the open points their documents leave
+                         to a deployment: other (every point in its first other reading), or <open point>=<reading>,
+                         repeated or comma-separated (npm run reference -- IFACE --list-readings lists them)
   --workers N            parallel workers (default 2)
   --max-minutes N        refuse to start when the planned work cannot fit in N minutes (also maxRunMinutes in the profile)
   --out DIR              write the reports into DIR (default reports/runs/<time>-<run id>, linked as reports/latest)
@@ -69,6 +73,7 @@ function parse() {
       strict: { type: 'boolean' },
       list: { type: 'boolean' },
       fault: { type: 'string', multiple: true },
+      readings: { type: 'string', multiple: true },
       grep: { type: 'string' },
       replay: { type: 'string' },
       workers: { type: 'string' },
@@ -96,7 +101,9 @@ const profileFile = path.resolve(args.target ?? process.env.CONFORMANCE_TARGET ?
 const env: NodeJS.ProcessEnv = { ...process.env, [ENV.profile]: profileFile };
 let profile: Profile;
 try {
-  profile = loadProfile(profileFile);
+  const ask = args.readings?.length ? parseReadings(args.readings) : undefined;
+  const narrowed = args.interfaces?.split(',').map((s) => s.trim()).filter(Boolean);
+  profile = loadProfile(profileFile, ask && ((data) => applyReadings(data, ask, narrowed)));
 } catch (e) {
   cannotRun((e as Error).message);
 }

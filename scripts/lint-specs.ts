@@ -1,8 +1,14 @@
-/** npm run lint:specs: Redocly's lint of every spec the registry names (no telemetry, no update check). */
+/**
+ * npm run lint:specs: Redocly's lint of every spec the registry names (no telemetry, no update check), then the lint
+ * of their open points against each reference's readings (harness/spec/open-points.ts).
+ */
 import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, SPECS_DIR } from '../harness/paths.ts';
-import { INTERFACES } from '../harness/registry.ts';
+import { INTERFACES, REGISTRY } from '../harness/registry.ts';
+import { loadSpec } from '../harness/spec/load.ts';
+import { openPointProblems } from '../harness/spec/open-points.ts';
 
 const specs = INTERFACES.map((name) => path.join(SPECS_DIR, `${name}.yaml`));
 const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'redocly'), ['lint', '--format=stylish', ...specs], {
@@ -10,4 +16,22 @@ const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'redocly'), ['lint',
   stdio: 'inherit',
   env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
 });
-process.exit(r.status ?? 2);
+
+const problems = REGISTRY.flatMap((d) => openPointProblems(loadSpec(d.name), d.reference.readings, referenceSources(d.name)));
+for (const p of problems) console.error(`open points: ${p}`);
+const points = REGISTRY.flatMap((d) => loadSpec(d.name).notShown);
+console.log(
+  problems.length
+    ? `open points: ${problems.length} problems`
+    : `open points: each of the ${points.filter((p) => p.observable !== false).length} observable open points has at least two readings in its reference (${points.filter((p) => p.observable === false).length} others say why nothing could observe them)`,
+);
+process.exit(r.status || (problems.length ? 1 : 0));
+
+/** The text of a reference's modules other than its catalogue of readings. */
+function referenceSources(name: string): string {
+  const dir = path.join(ROOT, 'mocks', name);
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && path.basename(f) !== 'readings.ts')
+    .map((f) => readFileSync(path.join(dir, f), 'utf8'))
+    .join('\n');
+}

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PROFILE, loadProfile } from '../harness/profile/load.ts';
 import { INTERFACES, descriptorOf, isInterfaceName, unknownInterface } from '../harness/registry.ts';
+import { applyReadings, parseReadings } from '../harness/readings.ts';
+import { loadSpec } from '../harness/spec/load.ts';
 import { drawReferenceCredentials } from '../harness/targets.ts';
 
 const HELP = `npm run reference -- <interface> [options]
@@ -17,6 +19,9 @@ Interfaces: ${INTERFACES.join(', ')}.
 Options:
   --fault NAME       start it with a seeded fault (--list-faults lists them)
   --list-faults      list the interface's seeded faults and the requirements each breaks
+  --readings R       start it in other readings of the open points its document leaves to a deployment: other, or
+                     <open point>=<reading>, repeated or comma-separated
+  --list-readings    list the open points the reference can take in several readings (the first is its default)
   --port N           listen on this port (default: a free one)
   --profile FILE     take the settings from this profile's entry (default targets/reference.yaml)
   --help             this text`;
@@ -29,7 +34,15 @@ function fail(reason: string): never {
 let parsed;
 try {
   parsed = parseArgs({
-    options: { fault: { type: 'string' }, port: { type: 'string' }, profile: { type: 'string' }, 'list-faults': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      fault: { type: 'string' },
+      port: { type: 'string' },
+      profile: { type: 'string' },
+      'list-faults': { type: 'boolean' },
+      readings: { type: 'string', multiple: true },
+      'list-readings': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
     allowPositionals: true,
   });
 } catch (e) {
@@ -48,11 +61,21 @@ if (values['list-faults']) {
   for (const f of deployment.reference.faults) console.log(`${f.name.padEnd(32)} ${f.description}  [${f.violates.join(', ')}]`);
   process.exit(0);
 }
+if (values['list-readings']) {
+  const spec = loadSpec(name);
+  for (const p of deployment.reference.readings) {
+    const texts = spec.notShown.find((n) => n.id === p.point)?.readings ?? [];
+    console.log(`${p.point}`);
+    p.readings.forEach((r, i) => console.log(`  ${r.name.padEnd(28)} ${i === 0 ? '(default) ' : ''}${texts.find((t) => t.id === r.name)?.text ?? ''}`));
+  }
+  process.exit(0);
+}
 if (values.fault && !deployment.reference.faults.some((f) => f.name === values.fault)) fail(`no fault ${values.fault}; --list-faults lists them`);
 if (values.port !== undefined && !/^\d+$/.test(values.port)) fail(`--port ${values.port}: give a port number`);
 let profile;
 try {
-  profile = loadProfile(values.profile ?? DEFAULT_PROFILE);
+  const ask = values.readings?.length ? parseReadings(values.readings) : undefined;
+  profile = loadProfile(values.profile ?? DEFAULT_PROFILE, ask && ((data) => applyReadings(data, ask, [name])));
 } catch (e) {
   fail((e as Error).message);
 }

@@ -18,9 +18,13 @@ let validator: ValidateFunction | undefined;
 /** The variable through which `npm run conformance` hands its checked profile to the runner and workers (env inherits). */
 export const RESOLVED_PROFILE_ENV = 'HARNESS_PROFILE_RESOLVED';
 
-export function loadProfile(file: string = process.env.HARNESS_PROFILE || DEFAULT_PROFILE): Profile {
+/**
+ * Loads and checks a profile, filling in its defaults. `adjust` changes the data as parsed, before it is checked (the
+ * embedded references' readings of --readings), so that what it writes is checked like the rest of the file.
+ */
+export function loadProfile(file: string = process.env.HARNESS_PROFILE || DEFAULT_PROFILE, adjust?: (data: unknown) => void): Profile {
   const handed = process.env[RESOLVED_PROFILE_ENV];
-  if (handed) {
+  if (handed && !adjust) {
     const profile = JSON.parse(handed) as Profile;
     if (profile.file === path.resolve(file)) return profile;
   }
@@ -37,13 +41,44 @@ export function loadProfile(file: string = process.env.HARNESS_PROFILE || DEFAUL
   } catch (e) {
     throw new ProfileError(`${shown}: not valid YAML: ${(e as Error).message.split('\n')[0]}`);
   }
+  try {
+    adjust?.(data);
+  } catch (e) {
+    throw new ProfileError(`${shown}: ${(e as Error).message}`);
+  }
+  // What the file states, before the loader fills in the defaults it leaves out.
+  const stated = statedSettings(structuredClone(data));
   // The schema is the harness's own, proven valid JSON Schema by a unit test: checking it against the meta-schema at
   // every start cost each run about 0.1 s.
   const validate = (validator ??= makeAjv({ useDefaults: true, validateSchema: false }).compile(profileSchema()));
   if (!validate(data)) {
     throw new ProfileError(`${shown}: ${describeErrors(validate.errors ?? [])}`);
   }
-  return { ...(data as Omit<Profile, 'file'>), file: path.resolve(file) };
+  return { ...(data as Omit<Profile, 'file' | 'stated'>), file: path.resolve(file), stated };
+}
+
+/** The dotted paths of every member present under each interface's settings, objects and leaves alike. */
+function statedSettings(data: unknown): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const interfaces = (data as { interfaces?: Record<string, { settings?: unknown }> } | undefined)?.interfaces ?? {};
+  for (const [name, entry] of Object.entries(interfaces)) {
+    const paths: string[] = [];
+    const walk = (v: unknown, at: string) => {
+      if (at) paths.push(at);
+      if (v && typeof v === 'object' && !Array.isArray(v)) for (const [k, child] of Object.entries(v)) walk(child, at ? `${at}.${k}` : k);
+    };
+    walk(entry?.settings, '');
+    out[name] = paths;
+  }
+  return out;
+}
+
+/**
+ * Whether the profile itself states a setting (a dotted path under the interface's settings), rather than leaving it
+ * to its default: a check may hold a target to what its profile states, never to a default it only guessed.
+ */
+export function isStated(profile: Pick<Profile, 'stated'>, interfaceName: string, setting: string): boolean {
+  return profile.stated?.[interfaceName]?.includes(setting) ?? false;
 }
 
 /** One line per problem, naming the field as a dotted path ("interfaces.chat.settings.windowMs"). */

@@ -20,10 +20,30 @@ export function profileEntry<R extends TSchema, C extends TSchema, S extends TSc
   return Type.Object(
     {
       baseUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
-      reference: Type.Optional(parts.reference),
+      // Every reference takes the readings of open points it was asked for (mocks/readings.ts) beside its own options.
+      reference: Type.Optional(
+        Type.Composite([parts.reference, Type.Object({ readings: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Z]+-NS-[A-Z0-9-]+$' }), Type.String({ minLength: 1 }))) })], { additionalProperties: false }),
+      ),
       credentials: Type.Optional(parts.credentials),
-      settings: parts.settings,
+      settings: withExtras(parts.settings),
     },
     { additionalProperties: false, oneOf: [{ required: ['baseUrl'] }, { required: ['reference'] }] },
   );
+}
+
+/**
+ * Every interface's settings may name what an operation needs beyond its document (`extras`): query parameters and
+ * headers per operation ("GET /trading-api/v2/orders/{orderId}"), whose values may name values the run learns
+ * ("{tradingAccountId}"); the client adds them to every request to that operation (harness/http/extras.ts).
+ */
+function withExtras<S extends TSchema>(settings: S) {
+  const Type = typeBox();
+  const Values = Type.Record(Type.String({ minLength: 1 }), Type.String());
+  const Extras = Type.Record(
+    Type.String({ pattern: '^[A-Z]+ /' }),
+    Type.Object({ query: Type.Optional(Values), headers: Type.Optional(Values) }, { additionalProperties: false }),
+    { description: 'per operation ("GET /path/{id}" as the spec writes it): query parameters and headers a deployment needs beyond its document; "{name}" in a value is a value the run learns (the descriptor lists them)' },
+  );
+  const options = { additionalProperties: false, ...(settings.default !== undefined ? { default: settings.default } : {}) };
+  return Type.Composite([settings, Type.Object({ extras: Type.Optional(Extras) })], options);
 }

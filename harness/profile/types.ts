@@ -42,4 +42,9 @@ export interface RunProfile {
 
 export interface Profile extends RunProfile {
   interfaces: InterfaceEntries;
+  /**
+   * The settings each interface's entry states, as dotted paths (objects and leaves), before defaults were filled in:
+   * see isStated in harness/profile/load.ts.
+   */
+  stated?: Record<string, string[]>;
 }

@@ -7,7 +7,7 @@ import { ROOT, SPECS_DIR } from '../paths.ts';
 import { loadedOnFirstUse } from '../lazy.ts';
 import { yaml } from '../yaml.ts';
 import { genericRequirements } from './generic.ts';
-import type { LoadedSpec, NotShown, Operation, OperationResponse, Parameter, Requirement, SecurityScheme } from './types.ts';
+import type { LoadedSpec, OpenPoint, Operation, OperationResponse, Parameter, Requirement, SecurityScheme } from './types.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const cache = new Map<string, LoadedSpec>();
@@ -72,7 +72,7 @@ export function buildSpec(name: string, text: string, file: string): LoadedSpec 
     version: String(doc.info?.version ?? ''),
     doc,
     requirements: [...written, ...genericRequirements(prefix, operations, schemes)],
-    notShown: (doc['x-not-shown'] ?? []) as NotShown[],
+    notShown: (doc['x-not-shown'] ?? []) as OpenPoint[],
     operations,
     securitySchemes: schemes,
   };

@@ -15,11 +15,32 @@ export interface Requirement {
   generic?: boolean;
 }
 
-/** What a document marks "not shown" or leaves open: reported, never asserted. */
-export interface NotShown {
+/** One way a deployment may reasonably settle an open point. */
+export interface OpenPointReading {
+  /** Stable within its point, in lowercase words joined by hyphens ("body-first"). */
+  id: string;
+  text: string;
+}
+
+/**
+ * What a document marks "not shown" or leaves open (`x-not-shown`): never asserted beyond what every reading agrees on.
+ * An observable point lists the readings a deployment may take (the first is the embedded reference's default), and
+ * the requirements whose checks meet it; the reference implements at least two of its readings
+ * (mocks/<name>/readings.ts), and the self-test runs every suite against each.
+ */
+export interface OpenPoint {
   id: string;
   text: string;
   source: string;
+  /** At least two for an observable point; the first is the reference's default. */
+  readings?: OpenPointReading[];
+  /** The requirements whose checks meet this point (the self-test runs their tests against each reading). */
+  requirements?: string[];
+  /** The profile setting (a dotted path under the interface's settings) that states which reading a target takes. */
+  setting?: string;
+  /** false: no request can observe it (webhooks not shown); `why` says so, and it needs no readings. */
+  observable?: boolean;
+  why?: string;
 }
 
 export interface WrongMethod {
@@ -83,7 +104,8 @@ export interface LoadedSpec {
   version: string;
   doc: Record<string, any>;
   requirements: Requirement[];
-  notShown: NotShown[];
+  /** The open points of `x-not-shown`, in the spec's order. */
+  notShown: OpenPoint[];
   operations: Operation[];
   securitySchemes: SecurityScheme[];
 }

@@ -5,6 +5,7 @@ import type { ChatSettings } from '../../harness/profile/types.ts';
 import { notTheApi } from '../../harness/probe.ts';
 import { profileEntry, schemaKit } from '../../harness/profile/schema-parts.ts';
 import { faults } from '../../mocks/chat/faults.ts';
+import { readings } from '../../mocks/chat/readings.ts';
 import { chatScope, notApplicableIn } from './scope.ts';
 
 /** The interface's entry of a target profile (interfaces.chat): declared once, its type derived from it. */
@@ -39,7 +40,7 @@ const chatEntry = builtOnce(() => {
 export const chat: InterfaceDescriptor<'chat', ReturnType<typeof chatEntry>> = defineInterface({
   name: 'chat',
   title: 'Interface E of 002_e31f548efc8ec0bb.txt, the chat endpoint behind a sliding-window rate limiter (/api/chat)',
-  reference: { start: async (options) => (await import('../../mocks/chat/server.ts')).start(options), faults },
+  reference: { start: async (options) => (await import('../../mocks/chat/server.ts')).start(options), faults, readings },
   profileSchema: chatEntry,
   // A valid chat request from a client address of its own: role user and plain text, what every reading accepts.
   probe: ({ address }) => {

@@ -2,6 +2,7 @@ import { expectedMs } from '../../harness/budget.ts';
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
 import { faults } from '../../mocks/exchange-session/faults.ts';
+import { readings } from '../../mocks/exchange-session/readings.ts';
 import { authenticate, pathOf } from './auth.ts';
 import { poolKeyName, poolVariables } from './keys.ts';
 import { restoreOrder } from './restore.ts';
@@ -14,7 +15,7 @@ const SPEC_PATHS = ['ecdsaLogin', 'hmacLogin', 'tradingAccounts', 'nonce', 'orde
 export const exchangeSession: InterfaceDescriptor<'exchange-session', ReturnType<typeof exchangeSessionEntry>> = defineInterface({
   name: 'exchange-session',
   title: 'Interface A of 000_474e08d6792acf13.txt, exchange sessions: signed logins, trading accounts, the nonce range and limit orders (/trading-api)',
-  reference: { start: async (options) => (await import('../../mocks/exchange-session/server.ts')).start(options), faults },
+  reference: { start: async (options) => (await import('../../mocks/exchange-session/server.ts')).start(options), faults, readings },
   profileSchema: exchangeSessionEntry,
   authenticate,
   paths: (settings: ExchangeSessionSettings) => Object.fromEntries(SPEC_PATHS.map((p) => [p, pathOf(settings, p)])),

@@ -3,6 +3,7 @@ import { notTheApi } from '../../harness/probe.ts';
 import { builtOnce } from '../../harness/lazy.ts';
 import { profileEntry, schemaKit } from '../../harness/profile/schema-parts.ts';
 import { faults } from '../../mocks/game-bridge/faults.ts';
+import { readings } from '../../mocks/game-bridge/readings.ts';
 import { expectedMs } from '../../harness/budget.ts';
 import type { BridgeSettings } from '../../harness/profile/types.ts';
 import { matrixScope } from './bridge.ts';
@@ -41,7 +42,7 @@ const bridgeEntry = builtOnce(() => {
 export const gameBridge: InterfaceDescriptor<'game-bridge', ReturnType<typeof bridgeEntry>> = defineInterface({
   name: 'game-bridge',
   title: 'Interface C of 002_e31f548efc8ec0bb.txt, the game-server bridge (/v2/...)',
-  reference: { start: async (options) => (await import('../../mocks/game-bridge/server.ts')).start(options), faults },
+  reference: { start: async (options) => (await import('../../mocks/game-bridge/server.ts')).start(options), faults, readings },
   profileSchema: bridgeEntry,
   // "every request carries header X-Auth-Key whose value equals auth.key": the key is the whole authentication.
   authenticate: (req, secrets) => ({ ...req, headers: { ...req.headers, 'X-Auth-Key': secrets.get('authKey') } }),

@@ -2,6 +2,7 @@ import { expectedMs } from '../../harness/budget.ts';
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
 import { faults } from '../../mocks/usage-events/faults.ts';
+import { readings } from '../../mocks/usage-events/readings.ts';
 import { usageScope } from './scope.ts';
 import { usageEventsEntry, type UsageEventsSettings } from './settings.ts';
 
@@ -12,7 +13,7 @@ const CASES = 4 * 100;
 export const usageEvents: InterfaceDescriptor<'usage-events', ReturnType<typeof usageEventsEntry>> = defineInterface({
   name: 'usage-events',
   title: 'Interface D of 002_e31f548efc8ec0bb.txt, usage events for metered billing (/v1/events)',
-  reference: { start: async (options) => (await import('../../mocks/usage-events/server.ts')).start(options), faults },
+  reference: { start: async (options) => (await import('../../mocks/usage-events/server.ts')).start(options), faults, readings },
   profileSchema: usageEventsEntry,
   // "Header Authorization: Bearer <ACCESS_TOKEN>" on every operation.
   authenticate: (req, secrets) => ({ ...req, headers: { ...req.headers, Authorization: `Bearer ${secrets.get('accessToken')}` } }),

@@ -1,0 +1,83 @@
+/**
+ * Starting the embedded references in other readings of their open points (--readings): a profile's reference entries
+ * are changed before the profile is checked, as if a tester had written the profile of a deployment that took those
+ * readings. Each reading sets the reference's own option (`reference.readings`, plus the options it names) and what a
+ * tester of such a deployment would state in the profile (`settings`); see mocks/readings.ts.
+ */
+import type { OpenPointReadings, Reading } from '../mocks/readings.ts';
+import { REGISTRY } from './registry.ts';
+
+/** One reading asked for: an open point of a spec and the reading the reference takes. */
+export interface AskedReading {
+  interfaceName: string;
+  point: string;
+  reading: string;
+}
+
+/** What --readings asks: `other` (every point of every reference in scope in its first other reading) or point=reading pairs. */
+export type ReadingsAsk = 'other' | AskedReading[];
+
+function catalogueOf(interfaceName: string): readonly OpenPointReadings[] {
+  return REGISTRY.find((d) => d.name === interfaceName)?.reference.readings ?? [];
+}
+
+/** Every reading a reference implements other than its default: what the self-test runs one at a time. */
+export function otherReadings(interfaceName: string): AskedReading[] {
+  return catalogueOf(interfaceName).flatMap((p) => p.readings.slice(1).map((r) => ({ interfaceName, point: p.point, reading: r.name })));
+}
+
+/** The first other reading of every point of an interface: its "other readings" configuration. */
+export function firstOtherReadings(interfaceName: string): AskedReading[] {
+  return catalogueOf(interfaceName).map((p) => ({ interfaceName, point: p.point, reading: p.readings[1].name }));
+}
+
+/** Parses --readings values: `other`, or `<point>=<reading>` (repeated or comma-separated). Throws a one-line reason. */
+export function parseReadings(values: readonly string[]): ReadingsAsk {
+  const parts = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  if (parts.length === 1 && parts[0] === 'other') return 'other';
+  return parts.map((part) => {
+    const m = /^([A-Z]+-NS-[A-Z0-9-]+)=([a-z0-9][a-z0-9-]*)$/.exec(part);
+    if (!m) throw new Error(`--readings ${part}: write other, or <open point>=<reading> (e.g. B-NS-CHECK-ORDER=body-first)`);
+    const [, point, reading] = m;
+    const owner = REGISTRY.find((d) => d.reference.readings.some((p) => p.point === point));
+    if (!owner) throw new Error(`--readings ${part}: no reference implements readings of ${point}`);
+    const known = owner.reference.readings.find((p) => p.point === point)!.readings.map((r) => r.name);
+    if (!known.includes(reading)) throw new Error(`--readings ${part}: ${owner.name} implements ${point} as ${known.join(', ')}`);
+    return { interfaceName: owner.name, point, reading };
+  });
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Objects are merged member by member; anything else (arrays included) is replaced. */
+export function deepMerge(into: Json, patch: Readonly<Json>): Json {
+  const out: Json = { ...into };
+  for (const [k, v] of Object.entries(patch)) out[k] = isObject(v) && isObject(out[k]) ? deepMerge(out[k] as Json, v) : structuredClone(v);
+  return out;
+}
+
+/**
+ * Applies the readings asked to a profile as parsed (before it is checked and its defaults filled in), for the
+ * interfaces in scope (all of the profile's unless narrowed, as --interfaces does). A reading of a live target is refused: only the embedded reference can be told what to do.
+ */
+export function applyReadings(data: unknown, ask: ReadingsAsk, narrowed?: readonly string[]): void {
+  const interfaces = (isObject(data) && isObject(data.interfaces) ? data.interfaces : {}) as Record<string, Json>;
+  const scope = narrowed ?? Object.keys(interfaces);
+  const asked = ask === 'other' ? scope.filter((name) => isObject(interfaces[name]?.reference)).flatMap(firstOtherReadings) : ask;
+  for (const a of asked) {
+    const entry = interfaces[a.interfaceName];
+    if (!entry || !scope.includes(a.interfaceName)) throw new Error(`--readings ${a.point}=${a.reading}: ${a.interfaceName} is not an interface of this run`);
+    if (!isObject(entry.reference)) throw new Error(`--readings ${a.point}=${a.reading}: ${a.interfaceName} is a live target here; only the embedded reference takes readings`);
+    const reading = catalogueOf(a.interfaceName).find((p) => p.point === a.point)!.readings.find((r) => r.name === a.reading) as Reading;
+    const reference = deepMerge(entry.reference, reading.reference ?? {});
+    reference.readings = { ...(isObject(reference.readings) ? reference.readings : {}), [a.point]: a.reading };
+    entry.reference = reference;
+    if (reading.settings) entry.settings = deepMerge(isObject(entry.settings) ? entry.settings : {}, reading.settings);
+  }
+}
+
+/** How a run's readings are written on its command line (the self-test's run names, replay commands). */
+export function describeReadings(ask: ReadingsAsk): string {
+  return ask === 'other' ? 'other' : ask.map((a) => `${a.point}=${a.reading}`).join(',');
+}

@@ -16,7 +16,7 @@ import { specForTarget } from './spec/for-target.ts';
 import type { LoadedSpec } from './spec/types.ts';
 import { credentialVariables, publishedTargets, secretsFor, type Target } from './targets.ts';
 import { precompile } from './validation/responses.ts';
-import { ANNOTATION, Inconclusive, NotTested, RequirementViolation, type Evidence, type PropertyFailureInfo, type Verdict } from './verdicts.ts';
+import { ANNOTATION, Inconclusive, NotTested, RequirementViolation, type Evidence, type PropertyFailureInfo, type SeenReading, type Verdict } from './verdicts.ts';
 import { WriteJournal } from './writes.ts';
 import { journalFile } from './journal.ts';
 
@@ -82,6 +82,12 @@ type TestFixtures = {
   /** An advisory's finding: a risk present (flagged) or absent (passed). */
   advise: (id: string, risk: string | undefined) => void;
   note: (text: string) => void;
+  /**
+   * The reading of an open point the target was seen to take (one of the point's readings in the spec), or, with no
+   * reading, what it did that no listed reading describes (`detail`). The report shows, per open point, the readings
+   * its checks saw.
+   */
+  reading: (point: string, reading: string | undefined, detail?: string) => void;
   /** Time a check must sit out by design (rate-limit windows): the benchmark's floor is made of these. */
   plannedWait: (ms: number) => void;
   property: <T>(spec: PropertySpec<T>) => Promise<void>;
@@ -97,6 +103,7 @@ export class Recorder {
   readonly evidence: Array<{ name: string; evidence: Evidence }> = [];
   readonly notes: string[] = [];
   readonly cases: Array<{ property: string; runs: number }> = [];
+  readonly readings: SeenReading[] = [];
   plannedWaitMs = 0;
   /** Why a check of this test could not decide (an outage, say): what the test then did not see is inconclusive, not untested. */
   trouble?: string;
@@ -114,6 +121,16 @@ export class Recorder {
   assertClaimed(id: string): void {
     if (!this.spec.requirements.some((r) => r.id === id)) throw new Error(`harness: ${id} is not a requirement of specs/${this.spec.name}.yaml`);
     if (!this.claims(id)) throw new Error(`harness: the test records a verdict for ${id} but is not tagged @${id}`);
+  }
+
+  /** Records a reading of an open point once per test; an unknown point or reading is the harness's own mistake. */
+  sawReading(point: string, reading: string | undefined, detail?: string): void {
+    const p = this.spec.notShown.find((n) => n.id === point);
+    if (!p) throw new Error(`harness: ${point} is not an open point of specs/${this.spec.name}.yaml`);
+    if (reading !== undefined && !p.readings?.some((r) => r.id === reading)) throw new Error(`harness: ${point} has no reading ${reading} in specs/${this.spec.name}.yaml`);
+    if (reading === undefined && !detail) throw new Error(`harness: a reading of ${point} outside the spec's list says what the target did`);
+    if (this.readings.some((r) => r.point === point && r.reading === reading && r.detail === detail)) return;
+    this.readings.push(reading === undefined ? { point, detail } : detail ? { point, reading, detail } : { point, reading });
   }
 
   /** Whether a requirement already has a verdict from this test. */
@@ -337,6 +354,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use((text) => recorder.notes.push(text));
   },
 
+  reading: async ({ recorder, secrets }, use) => {
+    await use((point, reading, detail) => recorder.sawReading(point, reading, detail === undefined ? undefined : secrets.redact(detail)));
+  },
+
   plannedWait: async ({ recorder }, use) => {
     await use((ms) => {
       recorder.plannedWaitMs += ms;
@@ -382,6 +403,7 @@ function publish(recorder: Recorder, secrets: Secrets, testInfo: TestInfo): void
   for (const v of recorder.verdicts) testInfo.annotations.push({ type: ANNOTATION.verdict, description: secrets.redact(JSON.stringify(v)) });
   for (const n of recorder.notes) testInfo.annotations.push({ type: ANNOTATION.note, description: secrets.redact(n) });
   for (const c of recorder.cases) testInfo.annotations.push({ type: ANNOTATION.cases, description: JSON.stringify(c) });
+  for (const r of recorder.readings) testInfo.annotations.push({ type: ANNOTATION.reading, description: secrets.redact(JSON.stringify(r)) });
   if (recorder.plannedWaitMs > 0) testInfo.annotations.push({ type: ANNOTATION.plannedWait, description: String(Math.round(recorder.plannedWaitMs)) });
 }
 

@@ -48,7 +48,17 @@ export interface Verdict {
 }
 
 /** Annotation types the suites write and the conformance reporter reads. */
-export const ANNOTATION = { verdict: 'verdict', note: 'note', write: 'write', plannedWait: 'planned-wait', cases: 'property-cases' } as const;
+export const ANNOTATION = { verdict: 'verdict', note: 'note', write: 'write', plannedWait: 'planned-wait', cases: 'property-cases', reading: 'open-point-reading' } as const;
+
+/**
+ * The reading of an open point a check saw the target take (`reading` in its spec's list), or, where the target did
+ * something no listed reading describes but the check accepted, what it did (`detail` alone).
+ */
+export interface SeenReading {
+  point: string;
+  reading?: string;
+  detail?: string;
+}
 
 /** A check's way of saying which requirement a deviation breaks, so one property can judge several. */
 export class RequirementViolation extends Error {

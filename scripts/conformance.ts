@@ -13,12 +13,12 @@ import { ENV, depthFactor, parseShard } from '../harness/options.ts';
 import { applyReadings, parseReadings } from '../harness/readings.ts';
 import { runPlaywright } from '../harness/playwright-run.ts';
 import { ROOT } from '../harness/paths.ts';
-import { DEFAULT_PROFILE, RESOLVED_PROFILE_ENV, loadProfile } from '../harness/profile/load.ts';
+import { DEFAULT_PROFILE, RESOLVED_PROFILE_ENV, isStated, loadProfile } from '../harness/profile/load.ts';
 import type { Profile } from '../harness/profile/types.ts';
 import { descriptorOf, type InterfaceName } from '../harness/registry.ts';
 import { freshRunDir, linkLatest } from '../harness/reporter/run-dir.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
-import { loadSpec } from '../harness/spec/load.ts';
+import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
 import { specForTarget } from '../harness/spec/for-target.ts';
 import { credentialVariables, interfacesInScope, missingCredentials, mountedUrl, secretsFor } from '../harness/targets.ts';
 import { PROBE_BLOCK, freshAddress } from '../harness/identity.ts';
@@ -254,7 +254,7 @@ function list(): void {
           : (reasons.requirements[r.id] ?? (ops.length > 0 && ops.every((o) => reasons.operations[o]) ? reasons.operations[ops[0]] : undefined));
       console.log(`  ${r.id.padEnd(30)} ${r.level.padEnd(8)} ${r.text}${why ? `  (${r.observable === false ? '' : 'not applicable: '}${why})` : ''}`);
     }
-    for (const n of spec.notShown) console.log(`  ${n.id.padEnd(30)} ${'open'.padEnd(8)} ${n.text}  (not shown: never asserted)`);
+    for (const n of spec.notShown) console.log(`  ${n.id.padEnd(30)} ${'open'.padEnd(8)} ${n.text}  (${openPointTreatment(n, isStated(profile, name, n.setting ?? ''))})`);
     const writes = spec.operations.filter((op) => op.write);
     console.log(`  writes this run would send:`);
     if (writes.length === 0) console.log('    none');

@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { loadProfile } from '../harness/profile/load.ts';
 import { INTERFACES, descriptorOf, isInterfaceName, unknownInterface } from '../harness/registry.ts';
-import { loadSpec } from '../harness/spec/load.ts';
+import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
 
 function fail(message: string): never {
   console.error(`profile: ${message}`);
@@ -41,6 +41,11 @@ if (command === 'new') {
   for (const n of names) {
     const [head, ...rest] = descriptorOf(n as (typeof INTERFACES)[number]).settingsHelp.split('\n');
     lines.push(`  ${head}`, `    baseUrl: https://${n}.example.invalid   # where the deployment answers`, ...rest.map((l) => `  ${l}`));
+    // The points the document leaves to a deployment: where a setting states one, the run holds the target to it;
+    // where the profile is silent, only what every reading agrees on is asserted.
+    const points = loadSpec(n).notShown.filter((p) => p.observable !== false);
+    lines.push(`    # Open points of ${n} (npm run reference -- ${n} --list-readings shows their readings):`);
+    for (const p of points) lines.push(`    #   ${p.id}: ${openPointTreatment(p, false)}`);
   }
   console.log(lines.join('\n'));
   process.exit(0);

@@ -78,3 +78,22 @@ export function verdictDifferences(unsplit: RunSummary, merged: RunSummary): str
   const b = verdicts(merged);
   return [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).map((k) => `${k}: ${a.get(k) ?? 'absent'} unsplit, ${b.get(k) ?? 'absent'} merged`);
 }
+
+/**
+ * Open points a check met while judging none of the requirements the spec lists for the point: "<point> met by
+ * <interface> › <test>". The test's requirements are those whose verdicts name it.
+ */
+export function readingsOutsideTheirRequirements(s: RunSummary): string[] {
+  const out: string[] = [];
+  for (const i of s.interfaces) {
+    for (const p of i.notShown) {
+      for (const seen of p.seen ?? []) {
+        for (const test of seen.tests) {
+          const judges = i.requirements.filter((r) => r.tests.includes(test)).map((r) => r.id);
+          if (!judges.some((id) => p.requirements?.includes(id))) out.push(`${p.id} met by ${i.name} › ${test} (it judges ${judges.join(', ') || 'nothing'})`);
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -5,6 +5,9 @@
  *  - every (check, requirement) pair the suites claim must be made to fail by at least one fault;
  *  - every run's summary fits the published schema and its per-requirement JUnit counts what the exit code counts;
  *  - no report, cassette, trace or log holds a credential of any interface, in any letter case or cut short.
+ *  - every suite passes its reference in the "other readings" configuration (every open point in its first other
+ *    reading) and in each other reading alone, and each fault whose requirements meet an open point is caught in the
+ *    other readings too (scripts/selftest-readings.ts);
  * Ends with the browser check of one fault run's conformance report.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -20,7 +23,8 @@ import { REGISTRY, isInterfaceName } from '../harness/registry.ts';
 import { summaryProblems } from '../harness/reporter/summary-schema.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
-import { checkName, consistency, judgeFault, judgeValid, pairKey, unproven, verdictDifferences, type Pair } from './selftest-judge.ts';
+import { checkName, consistency, judgeFault, judgeValid, pairKey, readingsOutsideTheirRequirements, unproven, verdictDifferences, type Pair } from './selftest-judge.ts';
+import { faultsMeetingOpenPoints, singleReadingLanes, tagsOf } from './selftest-readings.ts';
 
 const { values } = parseArgs({
   options: {
@@ -74,17 +78,32 @@ const shardRuns: Run[] = Array.from({ length: SHARDS }, (_, i) => ({
   judge: (_code, s) => ({ problem: s ? undefined : 'no summary.json' }),
 }));
 runs.push(...shardRuns);
+// Every correct deployment passes: the references in other readings of their open points, all at once (default depth,
+// every check), then each reading alone (quick depth, the tests of the requirements its point meets).
+const OTHER_READINGS = 'valid reference.yaml in other readings';
+runs.push({ name: OTHER_READINGS, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--strict'], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
+for (const lane of singleReadingLanes()) {
+  runs.push({
+    name: `reading ${lane.readings.map((r) => `${r.point}=${r.reading}`).join(' + ')}`,
+    args: ['--target', path.join('targets', 'reference.yaml'), '--interfaces', lane.interfaces.join(','), '--grep', lane.grep, '--strict', '--workers', '1', '--depth', 'quick', ...lane.readings.flatMap((r) => ['--readings', `${r.point}=${r.reading}`])],
+    faults: [],
+    judge: (code, s) => ({ problem: judgeValid(code, s) }),
+  });
+}
 runs.push(...faultRuns());
+// A fault whose requirements meet an open point must be caught in the other readings too.
+runs.push(...faultRuns(faultsMeetingOpenPoints()).map((r) => ({ ...r, name: `${r.name} in other readings`, args: [...r.args, '--readings', 'other'] })));
 
 /**
  * One run per fault, except that faults of different interfaces needing the same profile share a run: each
  * interface's reference carries its own fault and is judged on its own requirements, and a run's start-up (the
  * costliest part of a fault run) is paid once for both.
  */
-function faultRuns(): Run[] {
+function faultRuns(only?: (interfaceName: string, fault: Fault) => boolean): Run[] {
   const byProfile = new Map<string, Array<Array<{ interfaceName: string; fault: Fault }>>>();
   for (const d of REGISTRY) {
     for (const fault of d.reference.faults) {
+      if (only && !only(d.name, fault)) continue;
       const profile = fault.profile ?? homeProfile(d.name);
       const lanes = byProfile.get(profile) ?? [];
       let lane = lanes.find((l) => l.length === 0 || l[0].interfaceName === d.name);
@@ -108,7 +127,7 @@ function faultRuns(): Run[] {
 }
 
 function faultRun(profile: string, faults: Array<{ interfaceName: string; fault: Fault }>): Run {
-  const tags = [...new Set(faults.flatMap((f) => f.fault.violates))].map((id) => `@${id}(?![A-Z0-9-])`).join('|');
+  const tags = tagsOf(faults.flatMap((f) => f.fault.violates));
   // Quick depth: a seeded fault shows within a quarter of the default cases (the pairs proof below fails if one does
   // not), unless its entry says it needs more; the valid configurations keep the default depth, where a false alarm
   // would show.
@@ -221,6 +240,17 @@ if (checkPairs) {
   console.log(pairsProblem ? `FAIL ${pairsProblem}` : `ok   each of the ${n} (check, requirement) pairs the suites of ${complete.join(', ')} claim is made to fail by a seeded fault (advisories: shown flagged)`);
 }
 
+// A check that saw the target take a reading of an open point judges one of the requirements the spec lists for that
+// point: otherwise the single-reading runs, which select tests by those requirements, would leave it out.
+let readingsProblem: string | undefined;
+const otherReadingsRun = results.find((r) => r.run.name === OTHER_READINGS);
+if (otherReadingsRun) {
+  const summaries = [otherReadingsRun, results.find((r) => r.run.name === 'valid reference.yaml')].flatMap((r) => (r && existsSync(path.join(dirOf(r.run), 'summary.json')) ? [JSON.parse(readFileSync(path.join(dirOf(r.run), 'summary.json'), 'utf8')) as RunSummary] : []));
+  const outside = summaries.flatMap(readingsOutsideTheirRequirements);
+  readingsProblem = outside.length ? `${outside.length} open points were met by checks of requirements their spec entry does not list:\n     ${[...new Set(outside)].join('\n     ')}` : undefined;
+  console.log(`${readingsProblem ? 'FAIL' : 'ok  '} every check that met an open point judges a requirement its spec entry lists${readingsProblem ? `\n     ${readingsProblem}` : ''}`);
+}
+
 let shardProblem: string | undefined;
 const unsplit = results.find((r) => r.run.name === 'valid reference.yaml' && !r.problem);
 const checkShards = Boolean(unsplit) && shardRuns.every((r) => results.some((x) => x.run === r));
@@ -303,6 +333,7 @@ console.log(
 const extra = [
   { ran: checkPairs, problem: pairsProblem },
   { ran: checkShards, problem: shardProblem },
+  { ran: Boolean(otherReadingsRun), problem: readingsProblem },
   { ran: Boolean(sample && !values['no-browser']), problem: browserProblem },
   { ran: true, problem: leaks.length ? 'leak' : undefined },
 ].filter((c) => c.ran);

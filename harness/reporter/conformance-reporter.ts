@@ -5,17 +5,18 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { COUNTED_FAILURES } from '../counted.ts';
 import { ENV } from '../options.ts';
 import { ROOT, interfaceOfTest, reportsDir } from '../paths.ts';
-import { loadProfile } from '../profile/load.ts';
+import { isStated, loadProfile } from '../profile/load.ts';
 import type { Profile } from '../profile/types.ts';
 import { isInterfaceName } from '../registry.ts';
 import { replayCassetteCommand, replayCommand } from '../replay-command.ts';
 import { loadSpec } from '../spec/load.ts';
+import type { OpenPoint } from '../spec/types.ts';
 import { publishedTargets, secretsFor, type Target } from '../targets.ts';
-import { ANNOTATION, type Evidence, type Verdict } from '../verdicts.ts';
+import { ANNOTATION, type Evidence, type SeenReading, type Verdict } from '../verdicts.ts';
 import type { WriteRecord } from '../writes.ts';
 import { CASSETTE_SCHEMA_VERSION, type Cassette } from './cassette.ts';
 import { writeSummaryReports } from './html.ts';
-import { SUMMARY_SCHEMA_VERSION, countedFailures, countedInconclusive, exitCodeOf, isCounted, mergeStatus, totalsOf, type Cause, type InterfaceResult, type RequirementResult, type RunSummary } from './summary.ts';
+import { SUMMARY_SCHEMA_VERSION, countedFailures, countedInconclusive, exitCodeOf, isCounted, mergeStatus, totalsOf, type Cause, type InterfaceResult, type OpenPointResult, type RequirementResult, type RunSummary } from './summary.ts';
 
 interface Collected {
   interfaceName: string;
@@ -41,6 +42,7 @@ export default class ConformanceReporter implements Reporter {
   private readonly properties: RunSummary['properties'] = [];
   private readonly broken: Array<{ test: string; error: string }> = [];
   private readonly timing: RunSummary['timing'] = [];
+  private readonly readings: Array<SeenReading & { interfaceName: string; test: string }> = [];
 
   onBegin(_config: FullConfig, _suite: Suite): void {}
 
@@ -59,6 +61,7 @@ export default class ConformanceReporter implements Reporter {
       if (a.type === ANNOTATION.verdict) verdicts.push(JSON.parse(a.description) as Verdict);
       if (a.type === ANNOTATION.note) this.notes.push(`${interfaceName}: ${a.description}`);
       if (a.type === ANNOTATION.write) this.writes.push(JSON.parse(a.description) as WriteRecord);
+      if (a.type === ANNOTATION.reading) this.readings.push({ interfaceName, test: title, ...(JSON.parse(a.description) as SeenReading) });
       if (a.type === ANNOTATION.cases) this.properties.push({ interfaceName, test: title, ...(JSON.parse(a.description) as { property: string; runs: number }) });
     }
     const attachments = new Map(result.attachments.filter((a) => a.body).map((a) => [a.name, a.body!.toString('utf8')]));
@@ -210,13 +213,25 @@ export default class ConformanceReporter implements Reporter {
       name: target.interfaceName,
       title: spec.title,
       spec: { file: spec.file, sha256: spec.sha256, document: spec.document, section: spec.section },
-      target: { baseUrl: target.baseUrl, reference: target.reference, fault: target.fault },
+      target: { baseUrl: target.baseUrl, reference: target.reference, fault: target.fault, ...(target.readings ? { readings: target.readings } : {}) },
       requirements,
       causes: [...causes.values()],
-      notShown: spec.notShown,
+      notShown: spec.notShown.map((p) => this.openPointResult(p, target.interfaceName, profile)),
       totals: totalsOf(requirements),
       exercised: { applicable: documentReqs.length, judged, share: documentReqs.length ? judged / documentReqs.length : 0 },
     };
+  }
+
+  /** An open point as the spec lists it, whether the profile states its reading, and the readings the checks saw. */
+  private openPointResult(p: OpenPoint, interfaceName: string, profile: Profile): OpenPointResult {
+    const seen = new Map<string, { reading?: string; detail?: string; tests: string[] }>();
+    for (const r of this.readings.filter((x) => x.interfaceName === interfaceName && x.point === p.id)) {
+      const key = JSON.stringify([r.reading, r.detail]);
+      const entry = seen.get(key) ?? { ...(r.reading ? { reading: r.reading } : {}), ...(r.detail ? { detail: r.detail } : {}), tests: [] };
+      if (!entry.tests.includes(r.test)) entry.tests.push(r.test);
+      seen.set(key, entry);
+    }
+    return { ...p, ...(p.setting ? { stated: isStated(profile, interfaceName, p.setting) } : {}), ...(seen.size ? { seen: [...seen.values()] } : {}) };
   }
 
   private cassettes = 0;

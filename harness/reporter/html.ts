@@ -82,15 +82,34 @@ function renderInterface(i: InterfaceResult): string {
 <h2>${esc(i.name)}: ${esc(i.title)}</h2>
 <p>${totalsLine(i)}. The run judged ${i.exercised.judged} of the ${i.exercised.applicable} document requirements this profile leaves applicable (${Math.round(i.exercised.share * 100)}%).</p>
 <dl class="meta">
-<dt>Target</dt><dd>${esc(i.target?.baseUrl)}${i.target?.reference ? ' (embedded reference)' : ''}${i.target?.fault ? `, seeded fault <code>${esc(i.target.fault)}</code>` : ''}</dd>
+<dt>Target</dt><dd>${esc(i.target?.baseUrl)}${i.target?.reference ? ' (embedded reference)' : ''}${i.target?.fault ? `, seeded fault <code>${esc(i.target.fault)}</code>` : ''}${i.target?.readings ? `, in the readings ${Object.entries(i.target.readings).map(([p, r]) => `<code>${esc(p)}=${esc(r)}</code>`).join(', ')}` : ''}</dd>
 <dt>Spec</dt><dd>${esc(i.spec.file)} <code title="sha256">${esc(i.spec.sha256.slice(0, 16))}</code>, from ${esc(i.spec.document)} (${esc(i.spec.section)})</dd>
 </dl>
 ${i.causes.length ? `<h3>Causes</h3><p>Each piece of evidence once, with every requirement it fails.</p>${i.causes.map(renderCause).join('')}` : ''}
 <table><thead><tr><th>Requirement</th><th>Level</th><th>Verdict</th><th>What it says</th></tr></thead><tbody>
 ${reqs.map(renderRequirement).join('\n')}
 </tbody></table>
-${i.notShown.length ? `<h3>Not shown by the document (never asserted)</h3><ul>${i.notShown.map((n) => `<li><b>${esc(n.id)}</b>: ${esc(n.text)} <q>${esc(n.source)}</q></li>`).join('')}</ul>` : ''}
+${renderOpenPoints(i)}
 </section>`;
+}
+
+/**
+ * The open points: where the document leaves a choice to the deployment. Those a check met show the reading the target
+ * took, so that a vendor sees where it differs from other deployments without that being a failure.
+ */
+function renderOpenPoints(i: InterfaceResult): string {
+  if (!i.notShown.length) return '';
+  const readingText = (n: InterfaceResult['notShown'][number], id?: string) => n.readings?.find((r) => r.id === id)?.text;
+  const seen = (n: InterfaceResult['notShown'][number]) =>
+    (n.seen ?? []).map((s) => `<li class="reading">took <b>${esc(s.reading ?? 'a reading the spec does not list')}</b>${s.reading ? `: ${esc(readingText(n, s.reading))}` : ''}${s.detail ? ` (${esc(s.detail)})` : ''}; seen by ${s.tests.map((t) => `<i>${esc(t)}</i>`).join(', ')}</li>`).join('');
+  const how = (n: InterfaceResult['notShown'][number]) =>
+    n.observable === false ? `not observable: ${esc(n.why)}` : n.stated ? `the profile states it (<code>settings.${esc(n.setting)}</code>)` : `only what every reading agrees on is asserted${n.setting ? ` (the profile may state it: <code>settings.${esc(n.setting)}</code>)` : ''}`;
+  const met = i.notShown.filter((n) => n.seen?.length);
+  return `<h3>Open points: left to the deployment by the document</h3>
+<p>${met.length} of the ${i.notShown.length} open points were met by a check; where a target took one reading or another, neither is a failure.</p>
+<ul class="open-points">${i.notShown
+    .map((n) => `<li id="${esc(i.name)}-${esc(n.id)}"><b>${esc(n.id)}</b>: ${esc(n.text)} <q>${esc(n.source)}</q><br><small>${how(n)}${n.readings?.length ? `; readings: ${n.readings.map((r) => `<code title="${esc(r.text)}">${esc(r.id)}</code>`).join(', ')}` : ''}</small>${n.seen?.length ? `<ul>${seen(n)}</ul>` : ''}</li>`)
+    .join('')}</ul>`;
 }
 
 function renderCause(c: Cause): string {

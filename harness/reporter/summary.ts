@@ -49,16 +49,33 @@ export interface InterfaceResult {
   name: string;
   title: string;
   spec: { file: string; sha256: string; document: string; section: string };
-  target?: { baseUrl: string; reference: boolean; fault?: string };
+  target?: { baseUrl: string; reference: boolean; fault?: string; readings?: Record<string, string> };
   requirements: RequirementResult[];
   causes: Cause[];
-  notShown: Array<{ id: string; text: string; source: string }>;
+  /** The spec's open points, with the readings the run's checks saw the target take. */
+  notShown: OpenPointResult[];
   totals: Record<RequirementStatus, number>;
   /**
    * The document's own requirements (generic ones aside) that the run judged (passed, failed or flagged), out of those
    * the profile leaves applicable and HTTP can observe.
    */
   exercised: { applicable: number; judged: number; share: number };
+}
+
+/** One open point of the spec and what the run saw of it. */
+export interface OpenPointResult {
+  id: string;
+  text: string;
+  source: string;
+  readings?: Array<{ id: string; text: string }>;
+  requirements?: string[];
+  setting?: string;
+  observable?: boolean;
+  why?: string;
+  /** Whether the profile states the reading the target takes (its `setting`); else only what every reading agrees on is asserted. */
+  stated?: boolean;
+  /** The readings the checks saw the target take, each with the tests that saw it. */
+  seen?: Array<{ reading?: string; detail?: string; tests: string[] }>;
 }
 
 export interface RunSummary {

@@ -94,6 +94,14 @@ export function relocated(spec: LoadedSpec, paths: Record<string, string>): Load
 }
 const relocations = new Map<string, LoadedSpec>();
 
+/** How a run treats an open point, in words: for --list and the commented profile. */
+export function openPointTreatment(p: OpenPoint, stated: boolean): string {
+  if (p.observable === false) return `not observable: ${p.why ?? ''}`;
+  const readings = p.readings?.length ? `; readings: ${p.readings.map((r) => r.id).join(', ')}` : '';
+  if (p.setting && stated) return `the profile states it in settings.${p.setting}${readings}`;
+  return `only what every reading agrees on is asserted${p.setting ? ` unless the profile states it in settings.${p.setting}` : ''}${readings}`;
+}
+
 export function requirementById(spec: LoadedSpec, id: string): Requirement | undefined {
   return spec.requirements.find((r) => r.id === id);
 }

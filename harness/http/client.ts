@@ -7,6 +7,7 @@ import { matchOperation } from '../spec/load.ts';
 import type { Operation } from '../spec/types.ts';
 import { checkResponse } from '../validation/responses.ts';
 import { cut, type Exchange } from './exchange.ts';
+import { withExtras, type Extra } from './extras.ts';
 import { Pacer } from './pacing.ts';
 import { GIVE_UP_AFTER, Silence } from './silence.ts';
 
@@ -248,8 +249,22 @@ export class Client {
     };
   }
 
-  private async once<T>(asked: RequestSpec): Promise<Reply<T>> {
+  /** Values the run learnt that a profile's extras may name ("{tradingAccountId}"): see harness/http/extras.ts. */
+  readonly learnt = new Map<string, string>();
+
+  /** Remembers a value the run learnt (a trading account's id), for the profile's extras to name. */
+  learn(name: string, value: string): void {
+    this.learnt.set(name, value);
+  }
+
+  private async once<T>(request: RequestSpec): Promise<Reply<T>> {
     const { secrets, timeoutMs } = this.options;
+    let asked: RequestSpec;
+    try {
+      asked = withExtras(request, this.options.spec, (this.options.settings as { extras?: Record<string, Extra> } | undefined)?.extras, this.learnt);
+    } catch (e) {
+      throw new HarnessError((e as Error).message);
+    }
     // Authenticated afresh for every sending (a signature may cover a nonce or a time); the exchange keeps the request
     // as the check built it, so that a replay goes through the same step with its own profile's credentials.
     const spec = asked.authenticate && this.options.authenticate ? await this.options.authenticate(asked, secrets, this.authenticationContext()) : asked;

@@ -7,7 +7,9 @@
  * (`Stretches`). Lists by external customer id need nothing more; every other query is bounded to the case's stretch,
  * and statistics aggregate whole intervals, so a stretch keeps an interval's margin clear on both sides.
  */
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
+import { ENV } from '../../harness/options.ts';
 import type { Identity } from '../../harness/fixtures.ts';
 import { DAY, HOUR, INVALID_KINDS, OPERATORS, intervalStart, nextStart, type Clause, type FilterClause, type Interval, type Scalar } from './model.ts';
 import type { UsageEventsSettings } from './settings.ts';
@@ -26,16 +28,29 @@ export const UNITS = 'units';
 const BLOCK_YEARS = 30;
 
 /**
- * Stretches of time no other case of the run uses: a block per worker from the profile's time base, handed out in
- * whole hours. The counter outlives a failed worker (harness/identity.ts), so no stretch is ever given twice.
+ * Where this run's stretches start, in whole days after the profile's time base: drawn at random per run (from its id),
+ * so that a live target's events of earlier runs, which stay, seldom lie where this run ingests; the statistics check
+ * still looks before it ingests. The shards of one run share it (they share the seed, and their blocks interleave).
+ */
+export function runOffsetDays(): number {
+  const shard = process.env[ENV.shard];
+  const key = shard ? `${process.env[ENV.seed]} ${shard.split('/')[1]}` : (process.env[ENV.runId] ?? 'no run id');
+  return createHash('sha256').update(key).digest().readUInt32BE(0) % ((BLOCK_YEARS * 365) / 2);
+}
+
+/**
+ * Stretches of time no other case of the run uses: a block per worker from the profile's time base (and the run's own
+ * offset), handed out in whole hours. The counter outlives a failed worker (harness/identity.ts), so no stretch is
+ * ever given twice.
  */
 export class Stretches {
   private readonly base: number;
   constructor(
     private readonly identity: Identity,
     timeBase: string,
+    offsetDays = 0,
   ) {
-    this.base = Date.parse(timeBase);
+    this.base = Date.parse(timeBase) + offsetDays * DAY;
   }
 
   /** A stretch of `hours` hours whose start is aligned to `align` (an interval kind), with a margin of one interval. */

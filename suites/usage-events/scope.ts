@@ -16,7 +16,6 @@ const OWN_EVENTS = [
   'D-FILTER-CUSTOMER', 'D-FILTER-EXTERNAL', 'D-FILTER-TIME', 'D-FILTER-CLAUSE', 'D-FILTER-METER', 'D-FILTER-COMBINED',
   'D-STATS-ROWS', 'D-STATS-INTERVALS', 'D-STATS-METER', 'D-STATS-COUNT', 'D-STATS-SUM', 'D-STATS-AVG', 'D-STATS-MIN', 'D-STATS-MAX',
 ];
-const STATS = ['D-STATS-ROWS', 'D-STATS-INTERVALS', 'D-STATS-METER', 'D-STATS-COUNT', 'D-STATS-SUM', 'D-STATS-AVG', 'D-STATS-MIN', 'D-STATS-MAX'];
 const METERED = ['D-FILTER-METER', 'D-STATS-ROWS', 'D-STATS-INTERVALS', 'D-STATS-METER', 'D-STATS-COUNT', 'D-STATS-SUM', 'D-STATS-AVG', 'D-STATS-MIN', 'D-STATS-MAX'];
 
 export function usageScope(s: UsageEventsSettings, o: { writes: boolean; live: boolean }): UsageScope {
@@ -27,11 +26,6 @@ export function usageScope(s: UsageEventsSettings, o: { writes: boolean; live: b
     const why = 'the profile does not allow writes: no usage event is ingested (ingesting bills customers), and these checks need events of their own';
     operations['POST /v1/events/ingest'] = `${why}; only requests that must be refused are sent (no token, a wrong token, with an empty batch)`;
     na(OWN_EVENTS, why);
-  }
-  if (o.live) {
-    // Lists are judged on the case's own events (its seq markers), but a statistics row aggregates every event of the
-    // meter in its interval: an earlier run's events, placed in the same stretches of time, would count too.
-    na(STATS, 'statistics aggregate every event of a meter in an interval, earlier runs\' events included (they were placed in the same stretches of time): against a live target they are not judged yet');
   }
   if (s.meters.length === 0) {
     na(METERED, `the profile defines no meter (settings.meters)${o.live ? ': name existing meters of the target and their filters' : ''}`);

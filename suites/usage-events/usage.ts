@@ -8,7 +8,7 @@ import type { Reply } from '../../harness/http/client.ts';
 import { getAt } from '../../harness/json-pointer.ts';
 import { eventually } from '../../harness/stateful.ts';
 import { RequirementViolation } from '../../harness/verdicts.ts';
-import { Stretches, caseTag } from './events.ts';
+import { Stretches, caseTag, runOffsetDays } from './events.ts';
 import { HOUR, iso, wire, type Interval, type ListQuery, type ModelEvent, type Aggregation } from './model.ts';
 import { usageScope, type UsageScope } from './scope.ts';
 import type { UsageEventsSettings } from './settings.ts';
@@ -140,7 +140,8 @@ export const test = base.extend<{ usage: Usage }>({
     // showed while others did, later waits end a while after the slowest wait seen so far.
     let gaveUp = false;
     let lost = false;
-    const stretches = new Stretches(identity, settings.timeBase);
+    // The embedded reference starts empty for each run; a live target keeps every earlier run's events.
+    const stretches = new Stretches(identity, settings.timeBase, target.reference ? 0 : runOffsetDays());
     const usage: Usage = {
       settings,
       scope,

@@ -117,10 +117,14 @@ export function finishRun(runDir: string, summary: RunSummary, o: AfterRun): Run
 export function finalLine(s: RunSummary, runDir: string): string {
   const all = s.interfaces.flatMap((i) => i.requirements);
   const n = (f: (r: (typeof all)[number]) => boolean) => all.filter(f).length;
-  const notCounted = n((r) => r.status === 'failed' && !r.counted);
+  // Why each failure the exit code leaves out is left out, by kind.
+  const counted = new Set(s.failedCounted);
+  const why = (r: (typeof all)[number]) => (r.knockOnOf?.length ? 'knock-ons of other failures' : r.level === 'advisory' ? 'advisories' : r.level === 'should' && !s.strict ? 'shoulds without --strict' : 'set aside by the gate');
+  const left = all.filter((r) => r.status === 'failed' && !counted.has(r.id));
+  const byWhy = [...new Set(left.map(why))].map((w) => `${left.filter((r) => why(r) === w).length} ${w}`);
   const parts = [
     `${n((r) => r.status === 'passed')} passed`,
-    `${s.failedCounted.length} failed and counted${notCounted ? ` (${notCounted} more failed, not counted: ${s.strict ? 'advisories' : 'shoulds without --strict'})` : ''}`,
+    `${s.failedCounted.length} failed and counted${left.length ? ` (${left.length} more failed, not counted: ${byWhy.join(', ')})` : ''}`,
     `${n((r) => r.status === 'inconclusive')} inconclusive`,
     `${n((r) => r.status === 'not-tested')} not tested`,
     `${n((r) => r.status === 'not-applicable')} not applicable`,

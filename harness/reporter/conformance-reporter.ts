@@ -175,7 +175,11 @@ export default class ConformanceReporter implements Reporter {
           const cause = causeOf(e);
           return { test: e.test, message: secrets.redact(e.verdict.message ?? ''), evidence: e.evidence, replay: cause.replay, cassette: cause.cassette, cause: cause.id };
         });
-      const knockOnOf = [...new Set(entries.filter((e) => e.verdict.status === 'failed').flatMap((e) => e.verdict.knockOnOf ?? []))].filter((id) => failedIds.has(id) && id !== req.id);
+      // A knock-on only when every failure of it is explained by another failure of the run: one failure of its own
+      // makes it a deviation in its own right.
+      const failedEntries = entries.filter((e) => e.verdict.status === 'failed');
+      const explains = (e: Collected) => (e.verdict.knockOnOf ?? []).filter((id) => failedIds.has(id) && id !== req.id);
+      const knockOnOf = failedEntries.every((e) => explains(e).length > 0) ? [...new Set(failedEntries.flatMap(explains))] : [];
       const first = entries.find((e) => e.verdict.status === status && e.verdict.message);
       const message =
         first?.verdict.message ??
@@ -188,7 +192,8 @@ export default class ConformanceReporter implements Reporter {
         generic: Boolean(req.generic),
         observable: req.observable !== false,
         status,
-        counted: isCounted(req.level, strict),
+        // A knock-on is shown beside its cause and never decides the exit code: the cause does.
+        counted: isCounted(req.level, strict) && !(status === 'failed' && knockOnOf.length > 0),
         message: message === undefined ? undefined : secrets.redact(message),
         tests: [...new Set(entries.map((e) => e.test))],
         causes: [...new Set(failures.map((f) => f.cause))],

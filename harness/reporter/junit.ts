@@ -34,7 +34,8 @@ function testCase(interfaceName: string, r: RequirementResult): string {
     const detail = r.failures.map((f) => `${f.test}\n${f.message}\nreplay: ${f.replay}`).join('\n\n');
     body = `<failure message="${xml(why.split('\n')[0])}">${xml(detail)}</failure>`;
   } else if (r.status === 'failed') {
-    body = `<skipped message="${xml(`${r.level} failed, not counted${r.level === 'should' ? ' (run without --strict)' : ''}: ${why.split('\n')[0]}`)}"/>`;
+    const notCounted = r.knockOnOf?.length ? `${r.level} failed, not counted (a knock-on of ${r.knockOnOf.join(', ')})` : `${r.level} failed, not counted${r.level === 'should' ? ' (run without --strict)' : ''}`;
+    body = `<skipped message="${xml(`${notCounted}: ${why.split('\n')[0]}`)}"/>`;
   } else if (r.status === 'inconclusive' && r.counted) {
     body = `<error message="${xml(`inconclusive: ${why.split('\n')[0]}`)}"/>`;
   } else if (r.status !== 'passed') {

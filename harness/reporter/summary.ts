@@ -135,9 +135,11 @@ export function isCounted(level: Level, strict: boolean): boolean {
  */
 type SetAside = (r: RequirementResult) => boolean;
 const decides = (r: RequirementResult, strict: boolean, setAside?: SetAside) => isCounted(r.level, strict) && !setAside?.(r);
+/** A failure that another failure of the run explains (its knock-on) is shown, never counted: its cause is. */
+const isKnockOn = (r: RequirementResult) => Boolean(r.knockOnOf?.length);
 
 export function countedFailures(interfaces: InterfaceResult[], strict: boolean, setAside?: SetAside): string[] {
-  return interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed' && decides(r, strict, setAside)).map((r) => r.id));
+  return interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed' && !isKnockOn(r) && decides(r, strict, setAside)).map((r) => r.id));
 }
 
 export function countedInconclusive(interfaces: InterfaceResult[], strict: boolean): string[] {
@@ -150,7 +152,9 @@ export function countedInconclusive(interfaces: InterfaceResult[], strict: boole
  */
 export function exitCodeOf(interfaces: InterfaceResult[], strict: boolean, interrupted = false, setAside?: SetAside): { code: 0 | 1 | 2; reason: string } {
   const failed = countedFailures(interfaces, strict, setAside);
-  if (failed.length) return { code: 1, reason: `${failed.length} counted requirement${failed.length > 1 ? 's' : ''} failed: ${failed.join(', ')}` };
+  const knockOns = interfaces.flatMap((i) => i.requirements).filter((r) => r.status === 'failed' && isKnockOn(r)).map((r) => r.id);
+  const alsoKnockOns = knockOns.length ? `; knock-ons of those, not counted: ${knockOns.join(', ')}` : '';
+  if (failed.length) return { code: 1, reason: `${failed.length} counted requirement${failed.length > 1 ? 's' : ''} failed: ${failed.join(', ')}${alsoKnockOns}` };
   const inconclusive = countedInconclusive(interfaces, strict);
   if (inconclusive.length) {
     const first = interfaces.flatMap((i) => i.requirements).find((r) => r.status === 'inconclusive' && decides(r, strict));

@@ -42,6 +42,15 @@ test('the exit code counts failed musts, and failed shoulds only under --strict;
   assert.equal(exitCodeOf([mixed], false).code, 1);
 });
 
+test('a knock-on of another failure is shown, never counted: the exit code and its reason follow the cause', () => {
+  const knockOn = { ...req('E-K', 'must', 'failed'), knockOnOf: ['E-B'] };
+  const strictRun = exitCodeOf([iface([req('E-B', 'should', 'failed', true), knockOn])], true);
+  assert.equal(strictRun.code, 1);
+  assert.match(strictRun.reason, /failed: E-B; knock-ons of those, not counted: E-K/);
+  assert.deepEqual(countedFailures([iface([req('E-B', 'should', 'failed'), knockOn])], false), []);
+  assert.equal(exitCodeOf([iface([req('E-B', 'should', 'failed'), knockOn, req('E-D', 'must', 'passed')])], false).code, 0);
+});
+
 test('exit 2 when a counted requirement is undecided or nothing was judged; 0 when all judged pass', () => {
   assert.equal(exitCodeOf([iface([req('E-A', 'must', 'inconclusive'), req('E-D', 'must', 'passed')])], false).code, 2);
   assert.equal(exitCodeOf([iface([req('E-A', 'should', 'inconclusive'), req('E-D', 'must', 'passed')])], false).code, 0);

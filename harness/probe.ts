@@ -24,9 +24,10 @@ export interface Probe {
 
 /**
  * What no documented answer of any interface looks like: a redirect (to a login page, say), an HTML page, a missing
- * path (a wrong base URL or path prefix), a server error to a harmless request.
+ * path (a wrong base URL or path prefix), a server error to a harmless request, or a body that is not JSON, unless
+ * the document leaves the body of a success open (`successBodyOpen`: a chat reply streamed as text/event-stream).
  */
-export function notTheApi(reply: Reply, what: string): string | undefined {
+export function notTheApi(reply: Reply, what: string, o: { successBodyOpen?: boolean } = {}): string | undefined {
   const ct = (reply.headers['content-type'] ?? '').toLowerCase();
   if (reply.status >= 300 && reply.status < 400) {
     return `${what} was answered ${reply.status} with a redirect to ${reply.headers.location ?? '(no Location)'}: a login page or a wrong base URL is in front of the API`;
@@ -36,7 +37,8 @@ export function notTheApi(reply: Reply, what: string): string | undefined {
   }
   if (reply.status === 404) return `${what} was answered 404: the path is not there (is the base URL, with its path prefix, right?)`;
   if (reply.status >= 500) return `${what} was answered ${reply.status}: the target is not healthy enough to be judged`;
-  if (reply.text.trim() !== '' && reply.json === undefined && !ct.includes('json')) {
+  const openSuccess = o.successBodyOpen && reply.status >= 200 && reply.status < 300;
+  if (!openSuccess && reply.text.trim() !== '' && reply.json === undefined && !ct.includes('json')) {
     return `${what} was answered ${reply.status} with a body that is not JSON (${ct || 'no content type'}): not the API`;
   }
   return undefined;

@@ -1,6 +1,6 @@
 import { fitTimeout } from '../../harness/budget.ts';
 import { test, reqTags, NotTested, RequirementViolation } from '../../harness/fixtures.ts';
-import { ChatRun, FORMS, KINDS, SOCKET, chatSettings, headersOf, whenOf } from './driver.ts';
+import { ChatRun, FORMS, KINDS, SOCKET, answerKind, chatSettings, headersOf, whenOf } from './driver.ts';
 import { DEV, chatScope } from './scope.ts';
 
 const IDENTITY = ['E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP', 'E-PER-CLIENT'];
@@ -43,6 +43,11 @@ async function unlimitedOverLoopback(run: ChatRun): Promise<void> {
     if (run.model.expect(SOCKET, at).answer === 'limited') overLimit++;
     run.model.record(SOCKET, at, false);
     answers.push(reply.status);
+    const kind = answerKind(reply.status);
+    if (kind === 'refused') {
+      throw new RequirementViolation(DEV, `header-less request ${i + 1} over a loopback connection got ${reply.status}, a refusal (answers so far: ${answers.join(', ')})`, 'allowed: in development mode localhost connections are allowed');
+    }
+    if (kind === 'no-verdict') throw new NotTested(`header-less request ${i + 1} over a loopback connection got ${reply.status}, neither allowed nor limited: whether localhost is let past the limit could not be told`);
     if (reply.status === 429) {
       throw new RequirementViolation(
         DEV,
@@ -79,6 +84,8 @@ test(
       // The harness's own address may still hold stamps from an earlier run against a live target: if the very
       // first request is limited, those are sat out once before anything is counted.
       const first = await run.post({});
+      if (answerKind(first.status) === 'refused') throw new RequirementViolation('E-CLIENT-ID-SOCKET', `the first header-less request got ${first.status}, neither allowed nor the 429 limit`, 'allowed (a 2xx reply)');
+      if (answerKind(first.status) === 'no-verdict') throw new NotTested(`the first header-less request got ${first.status}, neither allowed nor limited`);
       if (first.status === 429) {
         const wait = Math.max(w, Number(first.headers['retry-after']) * 1000 || 0);
         plannedWait(wait);
@@ -93,9 +100,14 @@ test(
         const at = whenOf(reply);
         const e = run.model.expect(SOCKET, at);
         const limited = reply.status === 429;
-        run.model.record(SOCKET, at, limited);
         answers.push(reply.status);
         const seen = `answers to the header-less requests so far: ${answers.join(', ')}`;
+        // Only an allowed reply or the 429 count: a refusal is blamed on what the request was testing, and a 5xx
+        // leaves the question open.
+        const kind = answerKind(reply.status);
+        if (kind === 'refused') throw new RequirementViolation('E-CLIENT-ID-SOCKET', `header-less request ${answers.length} got ${reply.status}, neither allowed nor the 429 limit; ${seen}`, e.answer === 'limited' ? '429' : 'allowed (a 2xx reply)');
+        if (kind === 'no-verdict') throw new NotTested(`header-less request ${answers.length} got ${reply.status}, neither allowed nor limited; ${seen}`);
+        run.model.record(SOCKET, at, limited);
         if (e.answer === 'allowed' && limited) {
           // Other checks send X-Real-IP-only and IPv6 X-Forwarded-For requests meanwhile: a target that counts those
           // under the socket address fills this counter, so their failure explains this one, as does a limit that

@@ -109,6 +109,19 @@ interface Sent {
 }
 const isLimited = (s: { status: number }) => s.status === 429;
 
+/**
+ * What an answer is, before anything counts it: the reply of an allowed request (2xx; its body is not shown), the
+ * documented limit (429), a refusal of another kind (any other 4xx), or no verdict at all (a 5xx, a redirect). Only the
+ * first two are what the limiter's rules are about; a refusal is never counted as "allowed".
+ */
+export type AnswerKind = 'allowed' | 'limited' | 'refused' | 'no-verdict';
+export function answerKind(status: number): AnswerKind {
+  if (status === 429) return 'limited';
+  if (status >= 200 && status < 300) return 'allowed';
+  if (status >= 400 && status < 500) return 'refused';
+  return 'no-verdict';
+}
+
 /** The target left the model's track: the client is not followed further (what follows would only echo it). */
 class Stop extends Error {}
 
@@ -151,6 +164,8 @@ export class ChatRun {
   private readonly seen = new Set<string>();
   private maxRttMs = 0;
   private stopped = 0;
+  /** Clients no longer followed after an answer that is no verdict (a 5xx, a redirect). */
+  private unjudged = 0;
   private undecidedLanguage?: string;
 
   /** `judged`: the requirements this test gives a verdict on (and has not set aside). */
@@ -203,6 +218,21 @@ export class ChatRun {
     this.history.set(id, [...past, { at, status: reply.status, form, kind: who.kind, exchange: reply.exchange }]);
     const label = `${id} (${form}, ${JSON.stringify(headers)})`;
     const evidence = () => this.exchangesOf(id);
+    const kind = answerKind(reply.status);
+    if (kind === 'refused' || kind === 'no-verdict') {
+      // Neither the reply of an allowed request nor the documented limit. A refusal is blamed on what the request was
+      // testing: the rule that names its client in this header form (an IPv6 X-Forwarded-For, say), else the limit
+      // rule its stamps put it under. A 5xx is no refusal: the client is no longer followed, and no rule is blamed.
+      if (kind === 'refused') {
+        const rules = rulesOf(form, who.kind);
+        const ids = rules.length ? rules : [expected.answer === 'limited' ? 'E-LIMIT-429' : 'E-LIMIT-ALLOWED'];
+        this.deviate(ids, `${label} got ${reply.status}: neither the reply of an allowed chat request nor the documented 429 limit. ${this.timeline(id)}`, expected.answer === 'limited' ? '429' : expected.answer === 'allowed' ? 'allowed (a 2xx reply)' : 'allowed (a 2xx reply) or 429', evidence());
+      } else {
+        this.unjudged++;
+      }
+      this.stopped++;
+      throw new Stop();
+    }
     if (limited) this.checkLimitedAnswer(reply, expected, label, evidence);
     this.model.record(id, at, limited);
 
@@ -307,7 +337,7 @@ export class ChatRun {
       id === 'E-429-MESSAGE-SPANISH' && this.undecidedLanguage
         ? `; the 429 message was not judged: ${this.undecidedLanguage}`
         : this.stopped
-          ? `; ${this.stopped} client(s) were no longer followed after a deviation`
+          ? `; ${this.stopped} client(s) were no longer followed after a deviation${this.unjudged ? ` or an answer that is no verdict (${this.unjudged} got a 5xx or a redirect)` : ''}`
           : '';
     return `not seen in this check: ${what}${why}`;
   }

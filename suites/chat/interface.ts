@@ -51,7 +51,8 @@ export const chat: InterfaceDescriptor<'chat', ReturnType<typeof chatEntry>> = d
         if (reply.status === 401 || reply.status === 403) {
           return `${what} was answered ${reply.status}: something in front of the chat endpoint asks for credentials (its authentication is not shown by the document)`;
         }
-        return notTheApi(reply, what);
+        // The body of a successful reply is not shown (E-NS-SUCCESS-BODY): a stream of server-sent events is the API too.
+        return notTheApi(reply, what, { successBodyOpen: true });
       },
     };
   },

@@ -10,7 +10,7 @@ import { depthFactor } from '../../harness/options.ts';
 import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
 import { caseTag, clauseArbitrary, eventBody, ownersOf } from './events.ts';
 import { HOUR, selects, wire, type FilterClause, type ListQuery, type ModelEvent } from './model.ts';
-import { reqTags, seqOf, test, type Usage } from './usage.ts';
+import { caseWaitMs, reqTags, seqOf, test, type Usage } from './usage.ts';
 
 const FILTERS = ['D-FILTER-CUSTOMER', 'D-FILTER-EXTERNAL', 'D-FILTER-TIME', 'D-FILTER-CLAUSE', 'D-FILTER-METER', 'D-FILTER-COMBINED'];
 const RULES = [...FILTERS, 'D-QUERYABLE'];
@@ -87,7 +87,7 @@ test.describe('list filters', () => {
   test('list filters, property: customer, external customer, time, JSON clause and meter, alone and together, select exactly the model\'s events', { tag: reqTags(...RULES) }, async ({ usage, property, notApplicable, identity, profile, target }, testInfo) => {
     if (usage.scope.requirements['D-FILTER-TIME']) return RULES.forEach((id) => notApplicable(id, usage.scope.requirements[id]!));
     if (usage.scope.requirements['D-FILTER-METER']) notApplicable('D-FILTER-METER', usage.scope.requirements['D-FILTER-METER']);
-    fitTimeout(testInfo, { requests: FILTER_CASES * depthFactor() * 9, waitMs: FILTER_CASES * depthFactor() * 200 }, profile, !target.reference);
+    fitTimeout(testInfo, { requests: FILTER_CASES * depthFactor() * 9, waitMs: FILTER_CASES * depthFactor() * caseWaitMs(usage.settings) }, profile, !target.reference);
     const ownerCount = usage.settings.customers.customerIds.length + 2;
     await property({
       id: 'usage-events-filters',

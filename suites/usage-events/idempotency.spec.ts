@@ -8,7 +8,7 @@ import { depthFactor } from '../../harness/options.ts';
 import { RequirementViolation } from '../../harness/verdicts.ts';
 import { eventBody } from './events.ts';
 import { HOUR, wire, type ModelEvent } from './model.ts';
-import { reqTags, seqOf, test } from './usage.ts';
+import { caseWaitMs, reqTags, seqOf, test } from './usage.ts';
 
 const RULES = ['D-IDEMPOTENCY', 'D-QUERYABLE'];
 const IDEMPOTENCY_CASES = 100;
@@ -34,7 +34,7 @@ function repeats(plan: Send[]): boolean {
 test.describe('idempotency keys', () => {
   test('idempotency, property: keys repeated within a batch, across batches and in batches sent at once never give a second event', { tag: reqTags(...RULES) }, async ({ usage, property, notApplicable, profile, target }, testInfo) => {
     if (usage.scope.requirements['D-IDEMPOTENCY']) return RULES.forEach((id) => notApplicable(id, usage.scope.requirements[id]!));
-    fitTimeout(testInfo, { requests: IDEMPOTENCY_CASES * depthFactor() * 8, waitMs: IDEMPOTENCY_CASES * depthFactor() * 200 }, profile, !target.reference);
+    fitTimeout(testInfo, { requests: IDEMPOTENCY_CASES * depthFactor() * 8, waitMs: IDEMPOTENCY_CASES * depthFactor() * caseWaitMs(usage.settings) }, profile, !target.reference);
     const body = eventBody(usage.settings.namePrefix);
     await property({
       id: 'usage-events-idempotency',

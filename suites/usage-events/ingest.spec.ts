@@ -9,7 +9,7 @@ import { depthFactor } from '../../harness/options.ts';
 import { RequirementViolation, deviation } from '../../harness/verdicts.ts';
 import { eventBody, invalidKind } from './events.ts';
 import { HOUR, RULE_OF, judgeIngestAnswer, wire, type InvalidKind, type ModelEvent } from './model.ts';
-import { QueryableWatch, fieldsDiffer, reqTags, seqOf, test, type Usage } from './usage.ts';
+import { QueryableWatch, caseWaitMs, fieldsDiffer, reqTags, seqOf, test, type Usage } from './usage.ts';
 
 const RULES = ['D-INGEST-ACCEPTED', 'D-INGEST-NAME', 'D-INGEST-CUSTOMER', 'D-INGEST-TIMESTAMP', 'D-INGEST-PROPERTIES', 'D-INGEST-ERRORS-EXACT', 'D-QUERYABLE', 'D-EVENT-FIELDS'];
 const INGEST_CASES = 100;
@@ -76,7 +76,7 @@ function batchOf(usage: Usage, slots: Slot[]) {
 test.describe('ingesting usage events', () => {
   test('ingest, property: generated batches of valid and invalid events; errors name exactly the invalid ones, and exactly the valid ones are listed with their fields', { tag: reqTags(...RULES) }, async ({ usage, property, notApplicable, profile, target }, testInfo) => {
     if (usage.scope.requirements['D-INGEST-ACCEPTED']) return RULES.forEach((id) => notApplicable(id, usage.scope.requirements[id]!));
-    fitTimeout(testInfo, { requests: INGEST_CASES * depthFactor() * 4, waitMs: INGEST_CASES * depthFactor() * 200 }, profile, !target.reference);
+    fitTimeout(testInfo, { requests: INGEST_CASES * depthFactor() * 4, waitMs: INGEST_CASES * depthFactor() * caseWaitMs(usage.settings) }, profile, !target.reference);
     await property({
       id: 'usage-events-ingest',
       requirements: RULES,

@@ -9,7 +9,7 @@ import { depthFactor } from '../../harness/options.ts';
 import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
 import { UNITS, caseTag, eventBody } from './events.ts';
 import { AGGREGATIONS, DAY, judgeRows, nextStart, wire, type Aggregation, type Interval, type ModelEvent, type StatsCase } from './model.ts';
-import { reqTags, test } from './usage.ts';
+import { caseWaitMs, reqTags, test } from './usage.ts';
 
 const STATS = ['D-STATS-ROWS', 'D-STATS-INTERVALS', 'D-STATS-METER', 'D-STATS-COUNT', 'D-STATS-SUM', 'D-STATS-AVG', 'D-STATS-MIN', 'D-STATS-MAX'];
 const RULES = [...STATS, 'D-QUERYABLE', 'D-GEN-SCHEMA'];
@@ -59,7 +59,7 @@ test.describe('statistics', () => {
       for (const id of RULES.filter((r) => r !== 'D-GEN-SCHEMA')) notApplicable(id, usage.scope.requirements[id] ?? usage.scope.requirements['D-STATS-ROWS']!);
       return;
     }
-    fitTimeout(testInfo, { requests: STATS_CASES * depthFactor() * 4, waitMs: STATS_CASES * depthFactor() * 200 }, profile, !target.reference);
+    fitTimeout(testInfo, { requests: STATS_CASES * depthFactor() * 4, waitMs: STATS_CASES * depthFactor() * caseWaitMs(usage.settings) }, profile, !target.reference);
     const meters = usage.settings.meters;
     let crowded = 0;
     let stepped = 0;

@@ -111,6 +111,14 @@ export class QueryableWatch {
   }
 }
 
+/**
+ * The time a case may wait for its events in the worst case, for its test's time limit: the bound the profile gives
+ * "a few seconds" (a slow pipeline is a correct deployment, not a time-out), at least the round trips of a fast one.
+ */
+export function caseWaitMs(settings: UsageEventsSettings): number {
+  return Math.max(200, settings.queryableWithinMs);
+}
+
 export const test = base.extend<{ usage: Usage }>({
   usage: async ({ api, profile, target, identity, note }, use) => {
     const entry = profile.interfaces['usage-events'];

@@ -206,10 +206,10 @@ export class Client {
   }
 
   async send<T = any>(spec: RequestSpec): Promise<Reply<T>> {
-    // Only a live target's 429 is waited out: against the reference, one exchange is the whole of it.
-    if (!this.options.live) return this.once<T>(spec);
+    // A 429 the check did not provoke is waited out once, as Retry-After asks, on any target: a deployment may limit
+    // its rate where the document shows no limit (an open point of its own), and the reference can take that reading.
     let reply = await this.once<T>(spec);
-    if (this.options.live && !spec.provokesLimit && reply.status === 429) {
+    if (!spec.provokesLimit && reply.status === 429) {
       const wait = Number(reply.headers['retry-after']);
       if (Number.isFinite(wait) && wait >= 0 && wait <= MAX_RETRY_AFTER_WAIT_S) {
         await new Promise((r) => setTimeout(r, wait * 1000 + 50));

@@ -261,7 +261,7 @@ export class Client {
     const { secrets, timeoutMs } = this.options;
     let asked: RequestSpec;
     try {
-      asked = withExtras(request, this.options.spec, (this.options.settings as { extras?: Record<string, Extra> } | undefined)?.extras, this.learnt);
+      asked = withExtras(request, this.options.spec, (this.options.settings as { extras?: Record<string, Extra> } | undefined)?.extras, this.learnt, (name) => (secrets.has(name) ? secrets.get(name) : undefined));
     } catch (e) {
       throw new HarnessError((e as Error).message);
     }

@@ -42,7 +42,7 @@ function withExtras<S extends TSchema>(settings: S) {
   const Extras = Type.Record(
     Type.String({ pattern: '^[A-Z]+ /' }),
     Type.Object({ query: Type.Optional(Values), headers: Type.Optional(Values) }, { additionalProperties: false }),
-    { description: 'per operation ("GET /path/{id}" as the spec writes it): query parameters and headers a deployment needs beyond its document; "{name}" in a value is a value the run learns (the descriptor lists them)' },
+    { description: 'per operation ("GET /path/{id}" as the spec writes it): query parameters and headers a deployment needs beyond its document; "{name}" in a value is a value the run learns, "{credential:name}" one of the entry\'s credentials' },
   );
   const options = { additionalProperties: false, ...(settings.default !== undefined ? { default: settings.default } : {}) };
   return Type.Composite([settings, Type.Object({ extras: Type.Optional(Extras) })], options);

@@ -26,3 +26,10 @@ test('a value the run has not learnt is named, as the harness\'s trouble', () =>
   const extras = { [lookup]: { query: { tradingAccountId: '{tradingAccountId}' } } };
   assert.throws(() => withExtras({ method: 'GET', path: '/trading-api/v2/orders/42' }, spec, extras, new Map()), (e: unknown) => e instanceof MissingRunValue && /tradingAccountId/.test((e as Error).message));
 });
+
+test('a credential named in an extra is filled from the profile\'s credentials, and an unknown one is named', () => {
+  const extras = { [lookup]: { headers: { Authorization: 'Bearer {credential:apiKey}' } } };
+  const out = withExtras({ method: 'GET', path: '/trading-api/v2/orders/42' }, spec, extras, new Map(), (n) => (n === 'apiKey' ? 'k-1' : undefined));
+  assert.deepEqual(out.headers, { Authorization: 'Bearer k-1' });
+  assert.throws(() => withExtras({ method: 'GET', path: '/trading-api/v2/orders/42' }, spec, extras, new Map(), () => undefined), /not one of its credentials/);
+});

@@ -74,6 +74,7 @@ export function applyReadings(data: unknown, ask: ReadingsAsk, narrowed?: readon
     reference.readings = { ...(isObject(reference.readings) ? reference.readings : {}), [a.point]: a.reading };
     entry.reference = reference;
     if (reading.settings) entry.settings = deepMerge(isObject(entry.settings) ? entry.settings : {}, reading.settings);
+    if (reading.credentials) entry.credentials = deepMerge(isObject(entry.credentials) ? entry.credentials : {}, reading.credentials);
   }
 }
 

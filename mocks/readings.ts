@@ -20,6 +20,12 @@ export interface Reading {
    * pass without being told.
    */
   readonly settings?: Readonly<Record<string, unknown>>;
+  /**
+   * Credentials a tester would give for such a deployment (credential name -> environment variable), merged into the
+   * entry's `credentials`: the reference gets their values (drawn at random for the run) in its `secrets`, and the
+   * profile's extras can name them ("Bearer {credential:apiKey}").
+   */
+  readonly credentials?: Readonly<Record<string, string>>;
 }
 
 /** An open point of the spec and the readings the reference implements: at least two, the first its default. */

@@ -42,19 +42,30 @@ export class Exchange {
   private readonly books = new Map<string, Book>();
   private readonly orders = new Map<string, Order>();
   private seq = 0;
-  // Ids that look like the public exchange's (long digit strings), increasing, and not guessable from zero.
-  private nextId = BigInt(randomInt(100_000, 900_000)) * 10n ** 12n;
+  // Ids that look like the public exchange's (long digit strings), increasing, and not guessable from zero; short
+  // enough to travel as JSON integers where a reading of A-NS-ID-TYPES sends them as numbers.
+  private nextId: bigint;
 
-  constructor(private readonly on: On) {}
+  constructor(
+    private readonly on: On,
+    integerIds = false,
+  ) {
+    this.nextId = BigInt(randomInt(100_000, 900_000)) * 10n ** (integerIds ? 6n : 12n);
+  }
 
   order(orderId: string): Order | undefined {
     return this.orders.get(orderId);
   }
 
-  /** Places an order: matches what crosses, then applies its time in force to the remainder. */
-  place(input: NewOrder): Order {
+  /** The id of the next order, handed out before it is placed (an acknowledgement that precedes the matching). */
+  reserveId(): string {
     this.nextId += BigInt(randomInt(1, 1000));
-    const order: Order = { ...input, orderId: this.nextId.toString(), filled: 0n, state: 'open', createdAt: Date.now(), seq: ++this.seq };
+    return this.nextId.toString();
+  }
+
+  /** Places an order: matches what crosses, then applies its time in force to the remainder. */
+  place(input: NewOrder, orderId = this.reserveId()): Order {
+    const order: Order = { ...input, orderId, filled: 0n, state: 'open', createdAt: Date.now(), seq: ++this.seq };
     this.orders.set(order.orderId, order);
     const book = this.bookOf(order.symbol);
     const opposite = order.side === 'buy' ? book.asks : book.bids;

@@ -43,7 +43,7 @@ export interface CreatedKey {
   publicKey: string;
   secret?: string;
   metadata?: string;
-  userId: string;
+  userId?: string;
 }
 
 /** Random decimal digits with a non-zero lead, the shape the public exchange gives its user and account ids. */
@@ -55,6 +55,14 @@ export function digits(length: number): string {
 
 const token = (bytes: number): string => randomBytes(bytes).toString('base64url');
 
+/** How the store shapes what the document leaves open (readings of A-NS-KEY-METADATA and A-NS-ID-TYPES). */
+export interface KeyStoreForm {
+  /** The ECDSA key's metadata decodes to the bare userId instead of a JSON object holding it. */
+  bareMetadata?: boolean;
+  /** Trading-account ids short enough to travel as JSON integers (the server sends them as numbers). */
+  integerIds?: boolean;
+}
+
 export class KeyStore {
   private readonly users = new Map<string, User>();
   private readonly byId = new Map<string, ApiKey>();
@@ -65,6 +73,7 @@ export class KeyStore {
   constructor(
     private readonly secretEncoding: ExchangeSessionSettings['hmacSignature']['secretEncoding'],
     private readonly defaultWhitelist: readonly string[] | undefined,
+    private readonly form: KeyStoreForm = {},
   ) {}
 
   user(userId: string): User | undefined {
@@ -124,15 +133,17 @@ export class KeyStore {
     key.publicKey = fields.publicKey as string;
     key.point = point;
     this.ecdsaKeys.set(point!, [...(this.ecdsaKeys.get(point!) ?? []), key]);
-    const metadata = Buffer.from(JSON.stringify({ userId: user.userId, keyName: key.name })).toString('base64');
-    return { type, publicKey: key.publicKey, metadata, userId: user.userId };
+    const metadata = Buffer.from(this.form.bareMetadata ? user.userId : JSON.stringify({ userId: user.userId, keyName: key.name })).toString('base64');
+    // Where the metadata is the bare userId, creation answers as an exchange's console shows the key: its metadata alone,
+    // so that a client finds the userId where the document says it is.
+    return this.form.bareMetadata ? { type, publicKey: key.publicKey, metadata } : { type, publicKey: key.publicKey, metadata, userId: user.userId };
   }
 
   private newUser(): User {
     let userId = digits(15);
     while (this.users.has(userId)) userId = digits(15);
     const account = (primary: boolean): TradingAccount => ({
-      tradingAccountId: digits(18),
+      tradingAccountId: digits(this.form.integerIds ? 12 : 18),
       rateLimitToken: randomBytes(16).toString('hex'),
       isPrimaryAccount: primary,
       tradingAccountName: primary ? 'Primary Account' : 'Second Account',

@@ -78,29 +78,40 @@ export class NonceLedger {
   constructor(
     private readonly clock: DayClock,
     private readonly on: On,
+    /**
+     * The reading next-midnight of A-NS-DAY-END: upperBound is the midnight that ends the day (the next day's first
+     * microsecond), reported and enforced inclusively, rather than the day's last microsecond.
+     */
+    private readonly upperIsNextMidnight = false,
   ) {}
+
+  private range(nowMs: number, daysFromToday = 0): DayRange {
+    const range = this.clock.range(nowMs, daysFromToday);
+    return this.upperIsNextMidnight ? { lower: range.lower, upper: range.upper + 1n } : range;
+  }
 
   /** The range as GET nonce reports it (the faults bend only the report; enforcement below uses the true range). */
   reported(nowMs: number): { lowerBound: number; upperBound: number } {
-    const range = this.clock.range(nowMs, this.on('nonce-range-yesterday') ? -1 : 0);
+    const range = this.range(nowMs, this.on('nonce-range-yesterday') ? -1 : 0);
     if (this.on('nonce-range-milliseconds')) return { lowerBound: Number(range.lower / 1000n), upperBound: Number(range.upper / 1000n) };
     return { lowerBound: Number(range.lower), upperBound: Number(range.upper) };
   }
 
   /**
-   * Checks a write's BX-NONCE against the key's sequence. The caller records an admission before it next awaits, so
-   * two concurrent writes can never both pass with the same nonce; a refusal changes nothing.
+   * Checks a write's BX-NONCE against the sequence it belongs to (`scope`: the key's by default; the user's or the
+   * session's in other readings of A-NS-NONCE-SCOPE). The caller records an admission before it next awaits, so two
+   * concurrent writes can never both pass with the same nonce; a refusal changes nothing.
    */
-  check(keyId: string, header: string | undefined, nowMs: number): Admission | Refusal {
-    const state = this.keys.get(keyId) ?? { used: new Set<bigint>() };
-    this.keys.set(keyId, state);
+  check(scope: string, header: string | undefined, nowMs: number): Admission | Refusal {
+    const state = this.keys.get(scope) ?? { used: new Set<bigint>() };
+    this.keys.set(scope, state);
     if (header === undefined) {
       if (this.on('nonce-not-required')) return { record() {} };
       return refuse('INVALID_NONCE', 'BX-NONCE is required on every authenticated write.');
     }
     if (!/^\d{1,20}$/.test(header)) return refuse('INVALID_NONCE', 'BX-NONCE must be an unsigned integer.');
     const nonce = BigInt(header);
-    const { lower, upper } = this.clock.range(nowMs);
+    const { lower, upper } = this.range(nowMs);
 
     // The bug: the nonce is stored as the key's latest before the range is looked at.
     if (this.on('refused-nonce-consumed') && nonce > upper) state.last = nonce;
@@ -114,7 +125,7 @@ export class NonceLedger {
     else if (this.on('nonce-equal-accepted')) fresh = last === undefined || nonce >= last;
     else if (this.on('nonce-counter')) fresh = last === undefined || nonce === last + 1n;
     else fresh = last === undefined || nonce > last;
-    if (!fresh) return refuse('INVALID_NONCE', `BX-NONCE must be greater than the last nonce accepted for this key (${last}) and never reused.`);
+    if (!fresh) return refuse('INVALID_NONCE', `BX-NONCE must be greater than the last nonce accepted for this key (${last}) and never reused.`, 'nonce-not-fresh');
 
     return {
       record() {

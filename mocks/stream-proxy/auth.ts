@@ -2,10 +2,13 @@
 // "bypassed when web_auth_enabled is false", and the self-service endpoints "take a user token (Bearer <USER_JWT>)
 // instead". The tokens themselves come from the profile's secrets (adminToken, userToken): "Endpoints that issue the
 // admin or user tokens: not shown". For profiles that log in, POST <prefix>/auth/token trades adminUser and
-// adminPassword for the admin token (or, without one, for a fresh token the reference then accepts).
+// adminPassword for the admin token (or, without one, for a fresh token the reference then accepts); under the
+// api-login-path reading of B-NS-TOKEN-ISSUING the login is POST <prefix>/api/v1/auth/login instead, answering an
+// OAuth-style {access_token, token_type, expires_in}.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import type { StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
+import type { ReadingOf } from './choices.js';
 import type { StreamProxyFault } from './faults.js';
 import { fail, header, isObject, ok, type Reply } from './replies.js';
 
@@ -16,27 +19,41 @@ export class Auth {
     private readonly settings: StreamProxySettings,
     private readonly secrets: Record<string, string>,
     private readonly on: (name: StreamProxyFault) => boolean,
+    private readonly reading: ReadingOf,
   ) {
     if (secrets.adminToken) this.adminTokens.add(secrets.adminToken);
   }
 
-  /** undefined when an admin endpoint may answer; otherwise the 401. */
+  /** undefined when an admin endpoint may answer; otherwise the refusal (401 by default). */
   admin(req: http.IncomingMessage): Reply | undefined {
-    if (!this.settings.webAuthEnabled && !this.on('web-auth-always')) return undefined;
     const token = bearer(req);
-    if (token === undefined) return fail(401, 'Authorization: Bearer <admin token> is required.', { 'www-authenticate': 'Bearer' });
-    if (![...this.adminTokens].some((t) => same(t, token))) return fail(401, 'The admin token is not valid.', { 'www-authenticate': 'Bearer' });
+    const valid = token !== undefined && [...this.adminTokens].some((t) => same(t, token));
+    if (!this.settings.webAuthEnabled && !this.on('web-auth-always')) {
+      // B-NS-BYPASS-WRONG-TOKEN: without web authentication a token is ignored, or (validated-if-present) still
+      // checked when one is sent.
+      if (token !== undefined && !valid && this.reading('B-NS-BYPASS-WRONG-TOKEN') === 'validated-if-present') return this.refused('wrong', 'The admin token is not valid.');
+      return undefined;
+    }
+    if (token === undefined) return this.refused('missing', 'Authorization: Bearer <admin token> is required.');
+    if (!valid) return this.refused('wrong', 'The admin token is not valid.');
     return undefined;
   }
 
   /** The self-service endpoints: the user token, whatever web_auth_enabled says (it switches admin protection only). */
   user(req: http.IncomingMessage): Reply | undefined {
     const token = bearer(req);
-    if (token === undefined) return fail(401, 'Authorization: Bearer <user token> is required.', { 'www-authenticate': 'Bearer' });
+    if (token === undefined) return this.refused('missing', 'Authorization: Bearer <user token> is required.');
     if (this.on('user-token-any')) return undefined;
     const expected = this.secrets.userToken;
-    if (!expected || !same(expected, token)) return fail(401, 'The user token is not valid.', { 'www-authenticate': 'Bearer' });
+    if (!expected || !same(expected, token)) return this.refused('wrong', 'The user token is not valid.');
     return undefined;
+  }
+
+  /** B-NS-AUTH-STATUS: 401 for every refused token, 403 for a wrong one only, or 403 for both. */
+  private refused(why: 'missing' | 'wrong', message: string): Reply {
+    const status = this.reading('B-NS-AUTH-STATUS');
+    const forbidden = status === 'always-403' || (status === '401-missing-403-wrong' && why === 'wrong');
+    return forbidden ? fail(403, message) : fail(401, message, { 'www-authenticate': 'Bearer' });
   }
 
   /** POST <prefix>/auth/token with {username, password}: the admin token for the admin's credentials. */
@@ -50,6 +67,7 @@ export class Auth {
       token = randomBytes(24).toString('base64url');
       this.adminTokens.add(token);
     }
+    if (this.reading('B-NS-TOKEN-ISSUING') === 'api-login-path') return ok({ access_token: token, token_type: 'Bearer', expires_in: 86400 });
     return ok({ token });
   }
 }

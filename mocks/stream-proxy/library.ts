@@ -1,7 +1,7 @@
 // The local media library: "202 scan started" with the scan running in the background, "400 ... scan already
 // running". The reference's scan does nothing but take reference.scanMs; its item counts are fixed.
 import type { StreamProxyFault } from './faults.js';
-import { fail, isObject, ok, type Reply } from './replies.js';
+import { fail, isObject, ok, refuse, type Reply } from './replies.js';
 
 export const SCAN_MS = 1000;
 
@@ -20,10 +20,12 @@ export class Library {
     return Date.now() < this.scanningUntil;
   }
 
-  scan(body: unknown): Reply {
-    if (!isObject(body)) return fail(400, 'The body must be an object with force_rescan.');
+  /** `forceRequired`: the force-rescan-required reading of B-NS-SCAN-BODY (a body without force_rescan is refused). */
+  scan(body: unknown, forceRequired = false): Reply {
+    if (!isObject(body)) return refuse('shape', 'The body must be an object with force_rescan.');
+    if (forceRequired && body.force_rescan === undefined) return refuse('shape', 'force_rescan is required.');
     const force = body.force_rescan ?? false;
-    if (typeof force !== 'boolean') return fail(400, 'force_rescan must be a boolean.');
+    if (typeof force !== 'boolean') return refuse('shape', 'force_rescan must be a boolean.');
     if (this.scanning && !this.on('scan-while-running-accepted')) return fail(400, 'A library scan is already running.');
     this.scanningUntil = Date.now() + this.scanMs;
     clearTimeout(this.timer);
@@ -33,9 +35,11 @@ export class Library {
     return ok({ status: 'started', force_rescan: force }, 202);
   }
 
-  status(): Reply {
+  /** `otherShape`: the other-shapes reading of B-NS-RESPONSE-BODIES. */
+  status(otherShape = false): Reply {
     if (this.on('library-status-500')) return fail(500, 'The library index could not be read.');
     const { movies, series, episodes } = this.items;
+    if (otherShape) return ok({ state: this.scanning ? 'scanning' : 'idle', lastScanAt: this.lastScan, counts: [{ kind: 'movie', count: movies }, { kind: 'series', count: series }, { kind: 'episode', count: episodes }] });
     return ok({ scanning: this.scanning, last_scan: this.lastScan, items: { movies, series, episodes, total: movies + series + episodes } });
   }
 

@@ -3,6 +3,13 @@
 import http from 'node:http';
 import { readBody, sendJson } from '../plumbing.js';
 
+/**
+ * Refusals whose status the document does not fix for every deployment (the server maps them by its readings): a body
+ * of the wrong shape (B-NS-REFUSAL-STATUS), a source the deployment does not have (B-NS-UNKNOWN-SOURCE), a provider
+ * that cannot be reached or refuses (B-NS-PROVIDER).
+ */
+export type RefusalKind = 'shape' | 'unknown' | 'provider';
+
 export interface Reply {
   status: number;
   /** A JSON body, unless `text` or `bytes` is given. */
@@ -12,6 +19,12 @@ export interface Reply {
   /** A binary body; `headers` must give its content type. */
   bytes?: Uint8Array;
   headers?: Record<string, string>;
+  /** No body at all (no content type either). */
+  empty?: boolean;
+  /** A refusal's sentence: the server shapes its error body as its reading of B-NS-ERROR-BODY says. */
+  refusal?: string;
+  /** What kind of refusal this is, where a reading may give it another status than the default 400. */
+  kind?: RefusalKind;
 }
 
 /** A handler of one route; it reads the body itself (when it has one) so that refusals before that need not. */
@@ -22,11 +35,20 @@ export const ok = (body: unknown, status = 200): Reply => ({ status, body });
 export const fail = (status: number, message: string, headers?: Record<string, string>): Reply => ({
   status,
   body: { error: http.STATUS_CODES[status] ?? 'Error', message },
+  refusal: message,
   ...(headers ? { headers } : {}),
 });
 
+/** A 400 of a kind the server may answer with another status under another reading. */
+export const refuse = (kind: RefusalKind, message: string): Reply => ({ ...fail(400, message), kind });
+
 export function send(res: http.ServerResponse, reply: Reply): void {
   const given = Object.fromEntries(Object.entries(reply.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  if (reply.empty) {
+    res.writeHead(reply.status, { ...given, 'content-length': 0 });
+    res.end();
+    return;
+  }
   if (reply.bytes !== undefined || reply.text !== undefined) {
     const payload = reply.bytes ?? Buffer.from(reply.text!, 'utf8');
     res.writeHead(reply.status, { 'content-type': 'text/plain; charset=utf-8', ...given, 'content-length': payload.byteLength });

@@ -24,8 +24,14 @@ export class PlaylistUpdates {
     return this.timer !== undefined;
   }
 
-  /** The body is a JSON array of target names ([] = every target), already parsed; `undefined` when it did not parse. */
-  request(names: unknown): Reply {
+  /**
+   * The body is a JSON array of target names ([] = every target), already parsed; `undefined` when it did not parse.
+   * `bodyFirst` (the body-first reading of B-NS-UPDATE-ORDER): the body is refused when it is no array of strings
+   * before the pending run is looked at, as a framework's JSON extractor does before the handler runs.
+   */
+  request(names: unknown, bodyFirst = false): Reply {
+    const wellFormed = Array.isArray(names) && names.every((n) => typeof n === 'string');
+    if (bodyFirst && !wellFormed) return fail(400, 'The body must be a JSON array of target names.');
     if (this.pending) {
       // While one is pending any request is answered 202 and changes nothing: it is that pending run.
       if (this.on('update-repeat-refused')) return fail(409, 'A playlist update is already pending.');
@@ -35,12 +41,12 @@ export class PlaylistUpdates {
       }
       return ok({ status: 'pending' }, 202);
     }
-    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) return fail(400, 'The body must be a JSON array of target names.');
-    const unknown = names.filter((n) => !this.targetNames.includes(n));
+    if (!wellFormed) return fail(400, 'The body must be a JSON array of target names.');
+    const unknown = (names as string[]).filter((n) => !this.targetNames.includes(n));
     if (unknown.length > 0 && !this.on('invalid-target-accepted')) return fail(400, `Invalid target names: ${unknown.join(', ')}.`);
     this.runs++;
     this.schedule();
-    return ok({ status: 'queued', targets: names.length === 0 ? [...this.targetNames] : names }, 202);
+    return ok({ status: 'queued', targets: (names as string[]).length === 0 ? [...this.targetNames] : names }, 202);
   }
 
   observed(): { runs: number; pending: boolean } {

@@ -10,8 +10,37 @@
 // - like and not_like compare as text, and the value is a SQL LIKE pattern matched anywhere in the text (the product
 //   wraps it in %...%): % any run of characters, _ one character, \ escapes the next; letter case counts.
 // Strings are ordered by UTF-16 code units.
+//
+// Where a deployment may read the format otherwise (open points of specs/usage-events.yaml), `FilterRules` (what a
+// filter parameter may hold: D-NS-METERS, D-NS-FILTER-OPERATORS, D-NS-EMPTY-CLAUSES) and `MatchRules` (how a clause
+// matches: D-NS-LIKE-SEMANTICS, D-NS-MISSING-PROPERTY, D-NS-CLAUSE-TYPES, D-NS-EMPTY-CLAUSES) say which reading; their
+// defaults are the product's semantics above.
 import { compareInstants, parseInstant } from './instants.js';
 import { isRecord, type StoredEvent } from './store.js';
+
+/** What a filter parameter may hold, beyond the format. */
+export interface FilterRules {
+  /** Nested filters among the clauses (D-NS-METERS nested-filters); false: flat-filters. */
+  nested: boolean;
+  /** The operators known (D-NS-FILTER-OPERATORS). */
+  operators: readonly Operator[];
+  /** An empty clauses list is refused (D-NS-EMPTY-CLAUSES refused). */
+  emptyRefused: boolean;
+}
+
+/** How clauses match. */
+export interface MatchRules {
+  like: 'contains-case-sensitive' | 'anchored' | 'case-insensitive';
+  /** ne and not_like match an event that lacks the property (D-NS-MISSING-PROPERTY negations-match). */
+  negationsMatchMissing: boolean;
+  /** Values are compared after conversion where one side is a number and the other a numeric string (D-NS-CLAUSE-TYPES coerced). */
+  coerced: boolean;
+  /** An empty clauses list matches every event, whatever its conjunction (D-NS-EMPTY-CLAUSES matches-all). */
+  emptyMatchesAll: boolean;
+}
+
+export const DEFAULT_FILTER_RULES: FilterRules = { nested: true, operators: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'not_like'], emptyRefused: false };
+export const DEFAULT_MATCH_RULES: MatchRules = { like: 'contains-case-sensitive', negationsMatchMissing: false, coerced: false, emptyMatchesAll: false };
 
 export const OPERATORS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'not_like'] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -32,7 +61,7 @@ const OWN_STRING_FIELDS = ['name', 'source', 'customer_id', 'external_customer_i
 const MAX_DEPTH = 8;
 
 /** The filter a JSON text (or an already parsed value) describes, or the reason it is not one. */
-export function parseFilter(input: unknown, depth = 0): Filter | string {
+export function parseFilter(input: unknown, depth = 0, rules: FilterRules = DEFAULT_FILTER_RULES): Filter | string {
   let value = input;
   if (typeof input === 'string') {
     try {
@@ -47,21 +76,23 @@ export function parseFilter(input: unknown, depth = 0): Filter | string {
   if (extra.length) return `has unknown members: ${extra.join(', ')}`;
   if (value.conjunction !== 'and' && value.conjunction !== 'or') return 'conjunction must be "and" or "or"';
   if (!Array.isArray(value.clauses)) return 'clauses must be an array';
+  if (rules.emptyRefused && value.clauses.length === 0) return 'clauses must not be empty';
   const clauses: Array<Clause | Filter> = [];
   for (const [i, c] of value.clauses.entries()) {
-    const parsed = isRecord(c) && 'conjunction' in c ? parseFilter(c, depth + 1) : parseClause(c);
+    if (!rules.nested && isRecord(c) && 'conjunction' in c) return `clause ${i} is a filter: clauses do not nest`;
+    const parsed = isRecord(c) && 'conjunction' in c ? parseFilter(c, depth + 1, rules) : parseClause(c, rules.operators);
     if (typeof parsed === 'string') return `clause ${i} ${parsed}`;
     clauses.push(parsed);
   }
   return { conjunction: value.conjunction, clauses };
 }
 
-function parseClause(c: unknown): Clause | string {
+function parseClause(c: unknown, operators: readonly Operator[]): Clause | string {
   if (!isRecord(c)) return 'must be an object with property, operator and value';
   const extra = Object.keys(c).filter((k) => k !== 'property' && k !== 'operator' && k !== 'value');
   if (extra.length) return `has unknown members: ${extra.join(', ')}`;
   if (typeof c.property !== 'string' || c.property === '') return 'property must be a non-empty string';
-  if (!OPERATORS.includes(c.operator as Operator)) return `operator must be one of ${OPERATORS.join(', ')}`;
+  if (!operators.includes(c.operator as Operator)) return `operator must be one of ${operators.join(', ')}`;
   if (!['string', 'number', 'boolean'].includes(typeof c.value) || (typeof c.value === 'number' && !Number.isFinite(c.value))) {
     return 'value must be a string, a number or a boolean';
   }
@@ -70,33 +101,48 @@ function parseClause(c: unknown): Clause | string {
 }
 
 /** Does the event match the filter? `conjunction` overrides every conjunction of it (the 'conjunction-ignored' fault). */
-export function matches(event: StoredEvent, filter: Filter, conjunction?: 'and' | 'or'): boolean {
-  const one = (c: Clause | Filter) => ('conjunction' in c ? matches(event, c, conjunction) : clauseMatches(event, c));
+export function matches(event: StoredEvent, filter: Filter, conjunction?: 'and' | 'or', rules: MatchRules = DEFAULT_MATCH_RULES): boolean {
+  if (rules.emptyMatchesAll && filter.clauses.length === 0) return true;
+  const one = (c: Clause | Filter) => ('conjunction' in c ? matches(event, c, conjunction, rules) : clauseMatches(event, c, rules));
   return (conjunction ?? filter.conjunction) === 'and' ? filter.clauses.every(one) : filter.clauses.some(one);
 }
 
-function clauseMatches(event: StoredEvent, clause: Clause): boolean {
+const NUMERIC = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+function clauseMatches(event: StoredEvent, clause: Clause, rules: MatchRules): boolean {
   const { property, operator, value } = clause;
+  const negation = operator === 'ne' || operator === 'not_like';
   if ((OWN_STRING_FIELDS as readonly string[]).includes(property)) {
     const own = event[property as (typeof OWN_STRING_FIELDS)[number]];
-    return own !== null && typeof value === 'string' && compare(own, operator, value);
+    if (own === null) return rules.negationsMatchMissing && negation;
+    if (rules.coerced && typeof value !== 'string') return compare(own, operator, String(value), rules);
+    return typeof value === 'string' && compare(own, operator, value, rules);
   }
   if (property === 'timestamp') {
     if (operator === 'like' || operator === 'not_like') return false;
     const bound = typeof value === 'number' ? BigInt(Math.round(value * 1000)) * 1000n : typeof value === 'string' ? parseInstant(value) : undefined;
     return bound !== undefined && ordered(compareInstants(event.timestamp, bound), operator);
   }
-  if (!Object.hasOwn(event.properties, property)) return false;
+  if (!Object.hasOwn(event.properties, property)) return rules.negationsMatchMissing && negation;
   const actual = event.properties[property]!;
-  if (operator === 'like' || operator === 'not_like') return compare(String(actual), operator, String(value));
-  if (typeof actual === 'string') return compare(actual, operator, String(value));
+  // Values only the any-json reading of D-NS-PROPERTY-TYPES stores (null, objects, arrays) match no clause.
+  if (actual === null || typeof actual === 'object') return rules.negationsMatchMissing && negation;
+  if (operator === 'like' || operator === 'not_like') return compare(String(actual), operator, String(value), rules);
+  if (rules.coerced && typeof actual !== typeof value) {
+    // Loose comparison: a number and a numeric string compare as numbers, anything else as text.
+    const a = typeof actual === 'number' ? actual : typeof actual === 'string' && NUMERIC.test(actual) ? Number(actual) : undefined;
+    const b = typeof value === 'number' ? value : typeof value === 'string' && NUMERIC.test(value) ? Number(value) : undefined;
+    if (a !== undefined && b !== undefined) return ordered(a < b ? -1 : a > b ? 1 : 0, operator);
+    return compare(String(actual), operator, String(value), rules);
+  }
+  if (typeof actual === 'string') return compare(actual, operator, String(value), rules);
   if (typeof actual !== typeof value) return false;
   return ordered(actual < value ? -1 : actual > value ? 1 : 0, operator);
 }
 
-function compare(actual: string, operator: Operator, value: string): boolean {
-  if (operator === 'like') return likePattern(value).test(actual);
-  if (operator === 'not_like') return !likePattern(value).test(actual);
+function compare(actual: string, operator: Operator, value: string, rules: MatchRules = DEFAULT_MATCH_RULES): boolean {
+  if (operator === 'like') return likePattern(value, rules.like).test(actual);
+  if (operator === 'not_like') return !likePattern(value, rules.like).test(actual);
   return ordered(actual < value ? -1 : actual > value ? 1 : 0, operator);
 }
 
@@ -119,8 +165,11 @@ function ordered(sign: number, operator: Operator): boolean {
   }
 }
 
-/** The value as a LIKE pattern matched anywhere: %value%. */
-function likePattern(value: string): RegExp {
+/**
+ * The value as a LIKE pattern matched anywhere: %value% (contains-case-sensitive); `anchored`: SQL's LIKE, the pattern
+ * matches the whole text; `case-insensitive`: ILIKE, matched anywhere.
+ */
+function likePattern(value: string, like: MatchRules['like'] = 'contains-case-sensitive'): RegExp {
   const chars = Array.from(value);
   let source = '';
   for (let i = 0; i < chars.length; i++) {
@@ -130,7 +179,8 @@ function likePattern(value: string): RegExp {
     else if (ch === '_') source += '.';
     else source += escapeRegExp(ch);
   }
-  return new RegExp(`^.*${source}.*$`, 'su');
+  if (like === 'anchored') return new RegExp(`^${source}$`, 'su');
+  return new RegExp(`^.*${source}.*$`, like === 'case-insensitive' ? 'sui' : 'su');
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -24,9 +24,16 @@ const utcMs = (year: number, monthIndex: number, day: number): number => {
 const FIRST_INSTANT = BigInt(utcMs(1, 0, 1)) * MICROS_PER_MS;
 const END_OF_INSTANTS = BigInt(utcMs(10000, 0, 1)) * MICROS_PER_MS;
 
-/** Microseconds since the epoch of an ISO 8601 date-time, or undefined when it is not one (or names no real day). */
-export function parseInstant(text: unknown): bigint | undefined {
+// RFC 3339 as strict parsers take it (D-NS-TIMESTAMP-FORMS offset-required): a T, seconds, and an offset Z or ±hh:mm.
+const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * Microseconds since the epoch of an ISO 8601 date-time, or undefined when it is not one (or names no real day).
+ * `strict`: only RFC 3339 date-times with an offset (the D-NS-TIMESTAMP-FORMS reading offset-required).
+ */
+export function parseInstant(text: unknown, strict = false): bigint | undefined {
   if (typeof text !== 'string') return undefined;
+  if (strict && !RFC_3339.test(text)) return undefined;
   const m = DATE_TIME.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
@@ -53,27 +60,56 @@ export function formatInstant(micros: bigint): string {
   return fraction === 0n ? `${whole}Z` : `${whole}.${fraction.toString().padStart(6, '0').replace(/0+$/, '')}Z`;
 }
 
+/**
+ * How a deployment writes an instant back (D-NS-TIMESTAMP-ECHO): `utc-z` as formatInstant; `offset-zero` as Python's
+ * isoformat (+00:00, six fraction digits when there is a fraction); `always-micros` six fraction digits always, with Z.
+ * `offsetMinutes` writes the wall clock of that offset instead of UTC (statistics in a fixed time zone).
+ */
+export type InstantStyle = 'utc-z' | 'offset-zero' | 'always-micros';
+export function formatInstantAs(micros: bigint, style: InstantStyle, offsetMinutes = 0): string {
+  if (style === 'utc-z' && offsetMinutes === 0) return formatInstant(micros);
+  const wall = micros + BigInt(offsetMinutes) * 60_000_000n;
+  const seconds = floorDiv(wall, 1_000_000n);
+  const fraction = wall - seconds * 1_000_000n;
+  const whole = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
+  const digits = fraction.toString().padStart(6, '0');
+  const fractionText = style === 'always-micros' ? `.${digits}` : fraction === 0n ? '' : style === 'offset-zero' ? `.${digits}` : `.${digits.replace(/0+$/, '')}`;
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  const offset = offsetMinutes === 0 && style !== 'offset-zero' ? 'Z' : `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${whole}${fractionText}${offset}`;
+}
+
 /** The instant of a JavaScript time (ms since the epoch). */
 export const fromMs = (ms: number): bigint => BigInt(Math.floor(ms)) * MICROS_PER_MS;
 
-/** The start of the UTC interval that holds the instant (weeks start on Monday). */
-export function intervalStart(micros: bigint, interval: Interval): bigint {
-  const date = new Date(Number(floorDiv(micros, MICROS_PER_MS)));
+/** Where calendar intervals are cut: the day a week starts on, and the zone's fixed offset from UTC in minutes. */
+export interface Calendar {
+  weekStartsOn: 'monday' | 'sunday';
+  offsetMinutes: number;
+}
+const UTC_MONDAY: Calendar = { weekStartsOn: 'monday', offsetMinutes: 0 };
+
+/** The start of the UTC interval that holds the instant (weeks start on Monday), or of the calendar's interval. */
+export function intervalStart(micros: bigint, interval: Interval, calendar: Calendar = UTC_MONDAY): bigint {
+  const shift = BigInt(calendar.offsetMinutes) * 60_000_000n;
+  const date = new Date(Number(floorDiv(micros + shift, MICROS_PER_MS)));
   date.setUTCMinutes(0, 0, 0);
   if (interval !== 'hour') date.setUTCHours(0);
-  if (interval === 'week') date.setUTCDate(date.getUTCDate() - ((date.getUTCDay() + 6) % 7));
+  if (interval === 'week') date.setUTCDate(date.getUTCDate() - (calendar.weekStartsOn === 'sunday' ? date.getUTCDay() : (date.getUTCDay() + 6) % 7));
   if (interval === 'month') date.setUTCDate(1);
-  return fromMs(date.getTime());
+  return fromMs(date.getTime()) - shift;
 }
 
 /** The start of the interval after the one that starts at `start`. */
-export function nextIntervalStart(start: bigint, interval: Interval): bigint {
+export function nextIntervalStart(start: bigint, interval: Interval, calendar: Calendar = UTC_MONDAY): bigint {
   if (interval === 'hour') return start + ONE_HOUR;
   if (interval === 'day') return start + ONE_DAY;
   if (interval === 'week') return start + 7n * ONE_DAY;
-  const date = new Date(Number(floorDiv(start, MICROS_PER_MS)));
+  const shift = BigInt(calendar.offsetMinutes) * 60_000_000n;
+  const date = new Date(Number(floorDiv(start + shift, MICROS_PER_MS)));
   date.setUTCMonth(date.getUTCMonth() + 1);
-  return fromMs(date.getTime());
+  return fromMs(date.getTime()) - shift;
 }
 
 /** The calendar day (UTC) of an instant, YYYY-MM-DD. */

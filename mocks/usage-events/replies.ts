@@ -30,6 +30,20 @@ export const invalid = (problems: Problem[], status = 422): Reply => refusal(sta
 
 export const notFound = (detail: string): Reply => refusal(404, 'ResourceNotFound', detail);
 
+/**
+ * A refusal in the body style of D-NS-ERROR-BODY: error-detail (the default, as above); problem-json (RFC 9457,
+ * application/problem+json: type, title, status, detail, and the problems under errors); plain-text (the reason as
+ * text/plain, as a bare framework answers). Successes are left as they are.
+ */
+export function styled(reply: Reply, style: 'error-detail' | 'problem-json' | 'plain-text'): Reply {
+  if (reply.status < 400 || style === 'error-detail') return reply;
+  const { error, detail } = reply.body as { error: string; detail: unknown };
+  const text = typeof detail === 'string' ? detail : Array.isArray(detail) ? (detail as Problem[]).map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; ') : String(detail);
+  if (style === 'plain-text') return { ...reply, body: `${error}: ${text}`, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } };
+  const problem = { type: 'about:blank', title: error, status: reply.status, detail: text, ...(Array.isArray(detail) ? { errors: detail } : {}) };
+  return { ...reply, body: problem, headers: { ...reply.headers, 'content-type': 'application/problem+json' } };
+}
+
 export function send(res: http.ServerResponse, reply: Reply): void {
   sendJson(res, reply.status, reply.body, reply.headers);
 }

@@ -22,6 +22,8 @@ const bridgeEntry = builtOnce(() => {
         checkOrder: Type.Optional(Type.Array(Type.Union([Type.Literal('auth'), Type.Literal('method'), Type.Literal('enabled')]), { minItems: 3, maxItems: 3, uniqueItems: true })),
         bodyFirst: Type.Optional(Type.Boolean()),
         writeTripwire: Type.Optional(Type.Boolean()),
+        // A front limiter of the reference (the reading per-client-429 of C-NS-RATE-LIMITS): requests per client address per window.
+        rateLimit: Type.Optional(Type.Object({ requests: Type.Integer({ minimum: 1 }), windowMs: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })),
       },
       { additionalProperties: false },
     ),

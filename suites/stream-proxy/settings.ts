@@ -53,6 +53,10 @@ const schemas = builtOnce(() => {
         updateMs: Type.Optional(Type.Integer({ minimum: 1 })),
         /** Users in a user database (use_user_db) rather than the api-proxy document. */
         useUserDb: Type.Optional(Type.Boolean()),
+        /** Leeway the web player grants a token past its lifetime, in ms (0: none; the with-leeway reading of B-NS-WEBPLAYER-LIFETIME). */
+        webPlayerLeewayMs: Type.Optional(Type.Integer({ minimum: 0 })),
+        /** How long a GeoIP update's download takes where GeoIP is enabled, in ms (the enabled reading of B-NS-GEOIP-UPDATE). */
+        geoipMs: Type.Optional(Type.Integer({ minimum: 0 })),
       },
       { additionalProperties: false },
     ),

@@ -70,7 +70,7 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
           // The request uses only what every reading of the document accepts; where a refusal could still rest on a
           // point the document does not show (which chat roles are allowed, say), it is no evidence against the target.
           if (op.validRequestOpen && r.status >= 400 && r.status < 500) {
-            throw new NotTested(`${op.key} refused the valid request with ${r.status}; whether it may rests on what the document does not show (${op.validRequestOpen})`);
+            throw new NotTested(`${op.key} refused the valid request with ${r.status}; whether it may rests on what the document does not show (${op.validRequestOpen.join(', ')})`);
           }
           throw deviation(`${op.key} answered the valid request ${r.status} ${r.text.slice(0, 200)}`, `${[...successes, ...refusals].join(' or ')} (documented: ${Object.keys(op.responses).join(', ')})`);
         });

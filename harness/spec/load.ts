@@ -152,7 +152,7 @@ function flattenOperations(doc: any): Operation[] {
         requestSchema: bodySchema,
         responses: flattenResponses(doc, op.responses ?? {}),
         wrongMethod: item['x-wrong-method'],
-        validRequestOpen: op['x-valid-request-open'],
+        validRequestOpen: op['x-valid-request-open'] === undefined ? undefined : [op['x-valid-request-open']].flat(),
         pathSetting: item['x-path-setting'],
         parameters: parametersOf(doc, [...(item.parameters ?? []), ...(op.parameters ?? [])]),
       });
@@ -175,13 +175,14 @@ function flattenResponses(doc: any, responses: Record<string, any>): Record<stri
   const out: Record<string, OperationResponse> = {};
   for (const [status, raw] of Object.entries(responses)) {
     const r = deref(doc, raw);
-    const [contentType, media] = Object.entries<any>(r.content ?? {})[0] ?? [];
+    const contents = Object.entries<any>(r.content ?? {});
+    const [contentType, media] = contents[0] ?? [];
     const headers: OperationResponse['headers'] = {};
     for (const [h, rawHeader] of Object.entries<any>(r.headers ?? {})) {
       const header = deref(doc, rawHeader);
       headers[h.toLowerCase()] = { required: Boolean(header.required), schema: header.schema };
     }
-    out[status] = { status, contentType, schema: media?.schema, headers };
+    out[status] = { status, contentType, contentTypes: contents.map(([t]) => t), schema: media?.schema, headers };
   }
   return out;
 }

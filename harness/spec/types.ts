@@ -65,8 +65,8 @@ export interface Operation {
   wrongMethod?: WrongMethod;
   /** Path, query and header parameters (path-level ones included), with their schemas. */
   parameters: Parameter[];
-  /** x-valid-request-open: the not-shown point a refusal of a request valid by the spec could rest on. */
-  validRequestOpen?: string;
+  /** x-valid-request-open: the open points (one id or a list) a refusal of a request valid by the spec could rest on. */
+  validRequestOpen?: string[];
   /** x-path-setting of the path item: the profile setting that says where a target serves the operation. */
   pathSetting?: string;
 }
@@ -80,7 +80,9 @@ export interface Parameter {
 
 export interface OperationResponse {
   status: string;
+  /** The first documented media type (its schema is `schema`), and every one the spec documents. */
   contentType?: string;
+  contentTypes?: string[];
   schema?: unknown;
   headers: Record<string, { required: boolean; schema?: unknown }>;
 }

@@ -129,8 +129,8 @@ function check(spec: LoadedSpec, r: ResponseToCheck, op: Operation, documented: 
 
   if (documented.contentType) {
     const ct = String(r.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (ct !== documented.contentType.toLowerCase()) {
-      problems.contentType.push(`${where}: content type ${ct ? JSON.stringify(ct) : 'missing'}, documented ${documented.contentType}`);
+    if (!mediaTypeFits(ct, documented.contentTypes ?? [documented.contentType])) {
+      problems.contentType.push(`${where}: content type ${ct ? JSON.stringify(ct) : 'missing'}, documented ${(documented.contentTypes ?? [documented.contentType]).join(' or ')}`);
     }
   }
 
@@ -151,6 +151,17 @@ function check(spec: LoadedSpec, r: ResponseToCheck, op: Operation, documented: 
     if (!check(body)) problems.schema.push(`${where}: ${ajv.errorsText(check.errors, { dataVar: 'body' })}`);
   }
   return { ...problems, documented: true, applied };
+}
+
+/**
+ * Whether a response's media type is one the spec documents. Where the spec documents JSON, a structured-syntax
+ * JSON type (application/problem+json, RFC 6839's +json suffix) is JSON too: the documents name a body's members,
+ * never its media type, and a deployment may label an error as a problem document.
+ */
+export function mediaTypeFits(actual: string, documented: readonly string[]): boolean {
+  const wanted = documented.map((t) => t.toLowerCase());
+  if (wanted.includes(actual)) return true;
+  return wanted.includes('application/json') && /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(actual);
 }
 
 /** Header values are strings on the wire; a documented number or integer is compared as one. */

@@ -112,3 +112,12 @@ test('a check made before is remembered only for the same operation, status, hea
   // The same body and headers again: the same verdict.
   assert.deepEqual(checkResponse(chat, limited({ 'retry-after': 'soon', 'x-ratelimit-remaining': '0' })), wrong);
 });
+
+test('a documented JSON body may come as a +json media type; other types do not fit', async () => {
+  const { mediaTypeFits } = await import('../../harness/validation/responses.ts');
+  assert.ok(mediaTypeFits('application/json', ['application/json']));
+  assert.ok(mediaTypeFits('application/problem+json', ['application/json']));
+  assert.ok(mediaTypeFits('text/csv', ['application/json', 'text/csv']));
+  assert.ok(!mediaTypeFits('text/plain', ['application/json']));
+  assert.ok(!mediaTypeFits('application/problem+json', ['text/csv']));
+});

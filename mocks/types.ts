@@ -20,4 +20,9 @@ export interface Fault {
    * the cases (a user moved, then read back) is run at the default depth instead.
    */
   readonly needsDefaultDepth?: boolean;
+  /**
+   * Open points the fault cannot show under in their other readings (point -> why): the self-test runs each fault whose
+   * requirements meet an open point in the other readings too, with these points kept at their default.
+   */
+  readonly keepsDefault?: Readonly<Record<string, string>>;
 }

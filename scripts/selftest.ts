@@ -37,7 +37,8 @@ const { values } = parseArgs({
     'no-browser': { type: 'boolean' },
   },
 });
-const SELFTEST_DIR = path.join(ROOT, 'reports', 'selftest');
+// One interface's self-test (--interface) keeps to a folder of its own: several can run side by side.
+const SELFTEST_DIR = path.join(ROOT, 'reports', 'selftest', ...(values.interface ? [values.interface] : []));
 
 type ProfileDoc = { interfaces?: Record<string, { credentials?: Record<string, string> }> };
 const referenceProfiles = readdirSync(TARGETS_DIR)
@@ -94,7 +95,7 @@ if (!values.interface) runs.push(...shardRuns);
 // every check), then each reading alone (quick depth, the tests of the requirements its point meets).
 const OTHER_READINGS = 'valid reference.yaml in other readings';
 runs.push({ name: OTHER_READINGS, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--strict', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
-for (const lane of singleReadingLanes(covered.map((d) => d.name))) {
+for (const lane of singleReadingLanes(covered.map((d) => d.name), (name, id) => claimed.some((p) => p.interfaceName === name && p.requirement === id))) {
   runs.push({
     name: `reading ${lane.readings.map((r) => `${r.point}=${r.reading}`).join(' + ')}`,
     args: ['--target', path.join('targets', 'reference.yaml'), '--interfaces', lane.interfaces.join(','), '--grep', lane.grep, '--strict', '--workers', '1', '--depth', 'quick', ...lane.readings.flatMap((r) => ['--readings', `${r.point}=${r.reading}`])],

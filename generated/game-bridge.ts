@@ -55,6 +55,8 @@ export interface paths {
          * Read the online players
          * @description Names come from the server's online-player collection. When more players are online than
          *     players.max-list, the first players.max-list names are returned and count still holds the true total.
+         *     A deployment may need input the document does not show (C-NS-EXTRA-INPUT: a proxy's server parameter),
+         *     which the profile's extras state.
          */
         get: operations["getPlayers"];
         put?: never;
@@ -134,8 +136,11 @@ export interface components {
             ok: false;
             /** @constant */
             error: "bad_request";
-            /** @constant */
-            message: "Missing field: message";
+            /**
+             * @description "Missing field: message" for a body without message (C-LOG-400-MISSING); a body that is not JSON, or not a JSON object, may get that text or one of its own (C-NS-MALFORMED-BODY).
+             * @example Missing field: message
+             */
+            message: string;
         };
         ErrorUnauthorized: {
             /** @constant */

@@ -16,7 +16,13 @@ export const readings = [
   },
   {
     point: 'C-NS-CONTENT-TYPE',
-    readings: [{ name: 'any-media-type' }, { name: 'other-type-unparsed' }, { name: 'other-type-415' }, { name: 'json-type-required' }],
+    readings: [
+      { name: 'any-media-type' },
+      { name: 'other-type-unparsed' },
+      { name: 'other-type-415' },
+      // Its tester knows that a client must label the body; the others read a body sent without Content-Type.
+      { name: 'json-type-required', settings: { logRequiresContentType: true } },
+    ],
   },
   { point: 'C-NS-MESSAGE-TEXTS', readings: [{ name: 'named-like-log' }, { name: 'generic-texts' }] },
   { point: 'C-NS-MESSAGE-TYPE', readings: [{ name: 'logged-as-json' }, { name: 'refused-422' }] },
@@ -24,7 +30,7 @@ export const readings = [
   { point: 'C-NS-UNKNOWN-PATHS', readings: [{ name: 'key-first-404' }, { name: 'not-found-before-key' }, { name: 'framework-404' }] },
   { point: 'C-NS-PLAYER-ORDER', readings: [{ name: 'join-order' }, { name: 'unordered' }] },
   { point: 'C-NS-PLATFORMS', readings: [{ name: 'paper', settings: { platform: 'paper' } }, { name: 'velocity', settings: { platform: 'velocity' } }] },
-  { point: 'C-NS-RATE-LIMITS', readings: [{ name: 'unlimited' }, { name: 'per-client-429', reference: { rateLimit: { requests: 100, windowMs: 1000 } } }] },
+  { point: 'C-NS-RATE-LIMITS', readings: [{ name: 'unlimited' }, { name: 'per-client-429', reference: { rateLimit: { requests: 200, windowMs: 1000 } } }] },
   { point: 'C-NS-HEAD', readings: [{ name: 'head-405' }, { name: 'head-as-get' }] },
   { point: 'C-NS-OPTIONS', readings: [{ name: 'options-405' }, { name: 'options-204-before-key' }] },
   { point: 'C-NS-ALLOW-HEADER', readings: [{ name: 'allow-header' }, { name: 'no-allow-header' }] },

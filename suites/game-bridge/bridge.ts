@@ -5,7 +5,7 @@ import type { Secrets } from '../../harness/secrets.ts';
 import { RequirementViolation } from '../../harness/verdicts.ts';
 import type { WriteJournal } from '../../harness/writes.ts';
 import type { RequestCase } from './cases.ts';
-import { acceptable, blame, ENDPOINTS, KEY_HEADER, statusFits, writesLogLine, type KeyKind, type ModelCase, type Outcome } from './model.ts';
+import { acceptable, blame, ENDPOINTS, KEY_HEADER, MISSING_FIELD, statusFits, writesLogLine, type KeyKind, type ModelCase, type Outcome, type StatedReadings } from './model.ts';
 
 const WRONG_KEY = 'conformance-harness-wrong-key';
 
@@ -41,13 +41,13 @@ export interface Prepared {
   headers: Record<string, string>;
 }
 
-export function prepare(c: RequestCase, secrets: Secrets, settings: BridgeSettings): Prepared {
+export function prepare(c: RequestCase, secrets: Secrets, settings: BridgeSettings, stated: StatedReadings): Prepared {
   const key = keyValue(secrets, c.key);
   const headers: Record<string, string> = {};
   if (key.value !== undefined) headers[c.headerName] = key.value;
   if (c.body.contentType) headers['Content-Type'] = c.body.contentType;
   const enabled = settings.endpoints[ENDPOINTS[c.path].switch] !== false;
-  return { model: { method: c.method, path: c.path, key: key.kind, headerName: c.headerName, body: c.body.kind, enabled }, headers };
+  return { model: { method: c.method, path: c.path, key: key.kind, headerName: c.headerName, body: c.body.kind, enabled, stated }, headers };
 }
 
 /**
@@ -61,35 +61,60 @@ export async function send(api: Client, writes: WriteJournal, c: RequestCase, p:
 
 function describe(outcomes: Outcome[]): string {
   return outcomes
-    .map((o) => `${o.status} ok ${o.ok}${o.error ? ` error ${o.error}` : ''}${o.message ? ` message ${JSON.stringify(o.message)}` : ''} (${o.requirement})`)
+    .map((o) => {
+      const status = o.anyBut ? `any ${o.refusal ? '4xx' : '2xx or 4xx'} but ${o.anyBut.join(', ')}` : `${o.status} ok ${o.ok}`;
+      return `${status}${o.error ? ` error ${o.error}` : ''}${o.message ? ` message ${JSON.stringify(o.message)}` : ''} (${o.requirement}${o.open ? ', a reading the profile does not state' : ''})`;
+    })
     .join(' or ');
+}
+
+/** The `reading` fixture: records the reading of an open point an answer shows. */
+export type SeeReading = (point: string, reading: string | undefined, detail?: string) => void;
+
+/** Records the reading an answer shows, or, where no listed reading describes it, what it did. */
+export function see(reading: SeeReading, point: string, seen: string | undefined, otherwise: string): void {
+  if (seen) reading(point, seen);
+  else reading(point, undefined, otherwise);
+}
+
+export interface JudgeContext {
+  /**
+   * The requirement is not judged here (already failed, or another check's); a case where several checks apply cannot
+   * tell which went wrong once one of them is set aside, so it stops there.
+   */
+  setAside: (id: string) => boolean;
+  reading?: SeeReading;
+  /** Told of an answer only one reading of an open point gives: accepted, and not counted for `requirement`. */
+  open?: (requirement: string, why: string) => void;
 }
 
 /**
  * Judges one answer, and returns the requirements whose condition it met (for a pass that needs the condition seen).
- * `setAside(id)`: the requirement is not judged here (already failed, or another check's); a case where several checks
- * apply cannot tell which went wrong once one of them is set aside, so it stops there. A 5xx also breaks C-GEN-NO-5XX.
+ * A 5xx also breaks C-GEN-NO-5XX.
  */
-export function judge(c: ModelCase, reply: Reply, setAside: (id: string) => boolean): string[] {
+export function judge(c: ModelCase, reply: Reply, ctx: JudgeContext): string[] {
   const allowed = acceptable(c);
   const expected = describe(allowed);
   const request = `${c.method} ${c.path} (${c.key} key${c.key !== 'missing' && c.headerName !== KEY_HEADER ? ` in ${c.headerName}` : ''}, ${c.body} body${c.enabled ? '' : ', switched off'})`;
   const violate = (id: string, message: string) => {
-    if (!setAside(id)) throw new RequirementViolation(id, `${request}: ${message}`, expected);
+    if (!ctx.setAside(id)) throw new RequirementViolation(id, `${request}: ${message}`, expected);
   };
   const hit = allowed.find((o) => statusFits(o, reply.status));
   if (!hit) {
     const ids = blame(c, reply.status);
-    if (ids.some(setAside)) return [];
+    if (ids.some(ctx.setAside)) return [];
     throw new RequirementViolation(reply.status >= 500 ? [ids[0], 'C-GEN-NO-5XX'] : ids[0], `${request} answered ${reply.status} ${reply.text.slice(0, 200)}`, expected);
   }
+  if (ctx.reading) seeReadings(c, reply, hit, ctx.reading);
   const body = reply.json;
-  const met = [hit.requirement];
-  if (c.key === 'right' && c.headerName !== KEY_HEADER) met.push('C-AUTH-HEADER-CASE');
+  // An answer only one reading gives shows nothing about its requirement, nor that the key was taken.
+  const met = hit.open ? [] : [hit.requirement];
+  if (hit.open) ctx.open?.(hit.requirement, hit.open);
+  if (!hit.open && c.key === 'right' && c.headerName !== KEY_HEADER) met.push('C-AUTH-HEADER-CASE');
   if (isBadInput(c)) met.push('C-GEN-NO-5XX');
+  // An answer the document leaves open (another 4xx for a message that is not a string) has no documented body.
+  if (hit.anyBut && reply.status !== 200) return met;
   if (hit.ok) {
-    // An answer the document leaves open (another 4xx for a message that is not a string) has no documented body.
-    if (hit.anyBut && reply.status !== 200) return met;
     if (body?.ok !== true) violate(hit.requirement, `200 without ok true: ${reply.text.slice(0, 200)}`);
     return met;
   }
@@ -102,6 +127,36 @@ export function judge(c: ModelCase, reply: Reply, setAside: (id: string) => bool
   }
   if (hit.textRequirement) met.push(hit.textRequirement);
   return met;
+}
+
+const DOCUMENTED_ERROR_MEMBERS = ['ok', 'error', 'message'];
+/** The requirements of the refusals of the key, the method and the switch: an answer of theirs says nothing of the body. */
+const REFUSALS = ['C-AUTH-401', 'C-AUTH-KEY-EXACT', 'C-METHOD-405', 'C-DISABLED-403'];
+
+/** Records the readings of the open points an accepted answer shows (specs/game-bridge.yaml, x-not-shown). */
+function seeReadings(c: ModelCase, reply: Reply, hit: Outcome, reading: SeeReading): void {
+  const body = reply.json;
+  const message: unknown = body?.message;
+  const ofBody = !REFUSALS.includes(hit.requirement);
+  if (ofBody && c.body === 'message-no-content-type' && reply.status === 400) reading('C-NS-CONTENT-TYPE', 'json-type-required');
+  if (ofBody && hit.requirement === 'C-LOG-NOT-JSON' && typeof message === 'string') reading('C-NS-MALFORMED-BODY', message === MISSING_FIELD ? 'missing-field' : 'invalid-json-message');
+  if (ofBody && c.body === 'message-not-string' && !hit.open) {
+    const status = reply.status;
+    see(reading, 'C-NS-MESSAGE-TYPE', status >= 200 && status < 300 ? 'logged-as-json' : status === 422 ? 'refused-422' : undefined, `a message that is not a string answered ${status}`);
+  }
+  if (hit.open && c.path === '/v2/players') reading('C-NS-EXTRA-INPUT', undefined, `GET /v2/players with the key alone answered ${reply.status}`);
+  if (hit.ok || hit.anyBut || typeof body !== 'object' || body === null) return;
+  const more = Object.keys(body).filter((k) => !DOCUMENTED_ERROR_MEMBERS.includes(k));
+  if (more.length === 0) reading('C-NS-ERROR-MEMBERS', 'documented-only');
+  else if (['status', 'path', 'timestamp'].every((k) => more.includes(k))) reading('C-NS-ERROR-MEMBERS', 'status-path-timestamp');
+  else reading('C-NS-ERROR-MEMBERS', undefined, `error bodies also carry ${more.join(', ')}`);
+  if (reply.status === 405) reading('C-NS-ALLOW-HEADER', reply.headers.allow === undefined ? 'no-allow-header' : 'allow-header');
+  // The table gives the texts of /v2/log only; those of the other paths show how the deployment words them.
+  if (c.path !== '/v2/log' && (reply.status === 403 || reply.status === 405) && typeof message === 'string') {
+    const likeLog = reply.status === 405 ? 'Use GET' : `v2 ${ENDPOINTS[c.path].switch} disabled`;
+    const generic = reply.status === 405 ? 'Method not allowed' : 'Endpoint disabled';
+    see(reading, 'C-NS-MESSAGE-TEXTS', message === likeLog ? 'named-like-log' : message === generic ? 'generic-texts' : undefined, `a ${reply.status} says ${JSON.stringify(message)}`);
+  }
 }
 
 /** A case with something wrong in it (key, method, switch or body): a server error for it is a crash on client input. */
@@ -128,6 +183,11 @@ export function matrixScope(settings: BridgeSettings, writesAllowed: boolean): {
   }
   const logReads = ['C-LOG-400-MISSING', 'C-LOG-NOT-JSON'];
   const logWrites = ['C-LOG-200', 'C-LOG-400-ONLY-ABSENT', 'C-LOG-LEVEL-OPTIONAL', 'C-LOG-LEVEL-ANY', 'C-LOG-CONTENT-TYPE-OPTIONAL'];
+  // True only where the profile states it (its default is false).
+  if (settings.logRequiresContentType === true) {
+    logWrites.splice(logWrites.indexOf('C-LOG-CONTENT-TYPE-OPTIONAL'), 1);
+    notApplicable.push(['C-LOG-CONTENT-TYPE-OPTIONAL', 'the profile states that POST /v2/log reads only bodies labelled JSON (settings.logRequiresContentType)']);
+  }
   if (settings.endpoints.log === false) {
     for (const id of [...logReads, ...logWrites]) notApplicable.push([id, 'POST /v2/log is switched off in the profile (endpoints.log false)']);
   } else {
@@ -140,7 +200,8 @@ export function matrixScope(settings: BridgeSettings, writesAllowed: boolean): {
 
 /** The requirements one case says something about. */
 export function requirementsOf(c: ModelCase): string[] {
-  const ids = acceptable(c).flatMap((o) => [o.requirement, ...(o.textRequirement ? [o.textRequirement] : []), ...(o.ok ? [] : ['C-ERROR-BODY'])]);
+  // An answer with no documented body (anyBut) says nothing about error bodies.
+  const ids = acceptable(c).flatMap((o) => [o.requirement, ...(o.textRequirement ? [o.textRequirement] : []), ...(o.ok || o.anyBut ? [] : ['C-ERROR-BODY'])]);
   if (c.key === 'right' && c.headerName !== KEY_HEADER) ids.push('C-AUTH-HEADER-CASE');
   return [...new Set(ids)];
 }

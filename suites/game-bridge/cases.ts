@@ -84,6 +84,8 @@ const headerName = fc.oneof(
 
 const WRONG_KEYS: KeyKind[] = ['missing', 'wrong', 'case-swapped', 'prefix', 'empty', 'appended'];
 const OTHER_BODIES = (Object.keys(BODIES) as BodyKind[]).filter((k) => k !== 'message').map((k) => BODIES[k]);
+/** A log body as the document describes it: a message with a common level, or without level (it is optional). */
+const DOCUMENTED_BODY = fc.oneof({ withCrossShrink: true }, BODIES.message, BODIES['message-no-level']);
 
 /** Percent of cases that deviate in each dimension, by what a case focuses on. */
 interface Focus {
@@ -100,7 +102,7 @@ function focused(f: Focus): fc.Arbitrary<RequestCase> {
       wrongMethod: dim(fc.constant(0), fc.integer({ min: 1, max: METHODS.length - 1 }), f.method),
       key: dim(fc.constant<KeyKind>('right'), fc.constantFrom(...WRONG_KEYS), f.key),
       headerName,
-      body: dim(BODIES.message, fc.oneof(...OTHER_BODIES), f.body),
+      body: dim(DOCUMENTED_BODY, fc.oneof(...OTHER_BODIES), f.body),
     })
     .map(({ path, wrongMethod, key, headerName, body }) => {
       const right = ENDPOINTS[path].method;

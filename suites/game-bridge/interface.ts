@@ -1,44 +1,14 @@
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
-import { builtOnce } from '../../harness/lazy.ts';
-import { profileEntry, schemaKit } from '../../harness/profile/schema-parts.ts';
 import { faults } from '../../mocks/game-bridge/faults.ts';
 import { readings } from '../../mocks/game-bridge/readings.ts';
 import { expectedMs } from '../../harness/budget.ts';
 import type { BridgeSettings } from '../../harness/profile/types.ts';
 import { matrixScope } from './bridge.ts';
+import { bridgeEntry } from './settings.ts';
 import { MATRIX_RUNS } from './cases.ts';
 
 const READS = ['status', 'info', 'players'] as const;
-
-/** The interface's entry of a target profile (interfaces.game-bridge): declared once, its type derived from it. */
-const bridgeEntry = builtOnce(() => {
-  const { Type, EnvName } = schemaKit();
-  return profileEntry({
-    reference: Type.Object(
-      {
-        game: Type.Optional(Type.String()),
-        version: Type.Optional(Type.String()),
-        checkOrder: Type.Optional(Type.Array(Type.Union([Type.Literal('auth'), Type.Literal('method'), Type.Literal('enabled')]), { minItems: 3, maxItems: 3, uniqueItems: true })),
-        bodyFirst: Type.Optional(Type.Boolean()),
-        writeTripwire: Type.Optional(Type.Boolean()),
-        // A front limiter of the reference (the reading per-client-429 of C-NS-RATE-LIMITS): requests per client address per window.
-        rateLimit: Type.Optional(Type.Object({ requests: Type.Integer({ minimum: 1 }), windowMs: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })),
-      },
-      { additionalProperties: false },
-    ),
-    credentials: Type.Object({ authKey: EnvName }, { additionalProperties: false }),
-    settings: Type.Object(
-      {
-        maxList: Type.Integer({ minimum: 0 }),
-        endpoints: Type.Object({ log: Type.Boolean(), status: Type.Boolean(), players: Type.Boolean(), info: Type.Boolean() }, { additionalProperties: false }),
-        platform: Type.Optional(Type.String({ minLength: 1 })),
-        onlinePlayers: Type.Optional(Type.Integer({ minimum: 0 })),
-      },
-      { additionalProperties: false },
-    ),
-  });
-});
 
 // Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
 export const gameBridge: InterfaceDescriptor<'game-bridge', ReturnType<typeof bridgeEntry>> = defineInterface({
@@ -69,6 +39,7 @@ export const gameBridge: InterfaceDescriptor<'game-bridge', ReturnType<typeof br
     '    endpoints: { log: true, status: true, players: true, info: true }   # v2-endpoints.*',
     '    platform: paper                           # the lowercase platform identifier /v2/info must report (optional)',
     '    onlinePlayers: 60                         # the true number of players online, if you know it (optional)',
+    '    logRequiresContentType: false             # true: POST /v2/log reads a body only when Content-Type names JSON (state it either way)',
   ].join('\n'),
   notApplicable: ({ profile, settings }) => {
     const s = settings as BridgeSettings;

@@ -36,6 +36,17 @@ export type BodyKind =
   | 'message-no-content-type' // a valid body without Content-Type (only "recommended")
   | 'message-not-string'; // message present, but null, a number, an object, an array or a boolean
 
+/**
+ * What the target profile states of the open points an answer depends on (suites/game-bridge/stated.ts). A point it
+ * does not state (undefined) allows the answer of every reading, and an answer only one reading gives proves nothing.
+ */
+export interface StatedReadings {
+  /** C-NS-CONTENT-TYPE, settings.logRequiresContentType: true, POST /v2/log reads a body only when labelled JSON. */
+  logRequiresContentType?: boolean;
+  /** C-NS-EXTRA-INPUT, settings.extras: the profile says what the operations need beyond the document (the client sends it). */
+  extras?: boolean;
+}
+
 export interface ModelCase {
   method: string;
   path: BridgePath;
@@ -45,6 +56,8 @@ export interface ModelCase {
   body: BodyKind;
   /** v2-endpoints.<switch> of the target (the profile's settings.endpoints). */
   enabled: boolean;
+  /** What the profile states of the open points; absent: nothing. */
+  stated?: StatedReadings;
 }
 
 export interface Outcome {
@@ -57,36 +70,94 @@ export interface Outcome {
   requirement: string;
   /** The requirement of the message text, when it is not `requirement`. */
   textRequirement?: string;
-  /** Where the document leaves the answer open but rules one out: any 2xx or 4xx but these statuses will do. */
+  /**
+   * Where the document leaves the answer open but rules some out: any 2xx or 4xx (with `refusal`, any 4xx) but these
+   * statuses will do. Such an answer has no documented body.
+   */
   anyBut?: number[];
+  refusal?: boolean;
+  /**
+   * An answer that one reading of an open point gives (what it is, and the setting that states it): accepted, but it
+   * shows nothing about `requirement`, which it is never counted for.
+   */
+  open?: string;
 }
 
 /** Whether an answer's status is the one an outcome allows. */
 export function statusFits(o: Outcome, status: number): boolean {
-  if (o.anyBut) return status >= 200 && status < 500 && !(status >= 300 && status < 400) && !o.anyBut.includes(status);
+  if (o.anyBut) return ((status >= 400 && status < 500) || (!o.refusal && status >= 200 && status < 300)) && !o.anyBut.includes(status);
   return o.status === status;
 }
 
 const success = (requirement: string): Outcome => ({ status: 200, ok: true, requirement });
 
+/** The text of the 400 row. */
+export const MISSING_FIELD = 'Missing field: message';
+
 /** | 400 | bad_request | Missing field: message | /v2/log body missing or without field message | */
-const missingField = (requirement: string): Outcome => ({ status: 400, ok: false, error: 'bad_request', message: 'Missing field: message', requirement });
+const missingField = (requirement: string): Outcome => ({ status: 400, ok: false, error: 'bad_request', message: MISSING_FIELD, requirement });
+
+/** Refusals whose meaning the document (or HTTP) fixes: the key, the switch, no such path, the method. */
+const MEANT_REFUSALS = [401, 403, 404, 405];
 
 /** The log request table: message required (an empty string is present), level optional and any value. */
-const LOG_BODY: Record<BodyKind, Outcome> = {
+const LOG_BODY: Record<Exclude<BodyKind, 'message-no-content-type'>, Outcome> = {
   absent: missingField('C-LOG-400-MISSING'),
   'no-message': missingField('C-LOG-400-MISSING'),
-  'not-json': missingField('C-LOG-NOT-JSON'),
-  'not-object': missingField('C-LOG-NOT-JSON'),
+  // A body that cannot be parsed has no field message: the 400 row, with its text or one of its own (C-NS-MALFORMED-BODY).
+  'not-json': { status: 400, ok: false, error: 'bad_request', requirement: 'C-LOG-NOT-JSON' },
+  'not-object': { status: 400, ok: false, error: 'bad_request', requirement: 'C-LOG-NOT-JSON' },
   'empty-message': success('C-LOG-400-ONLY-ABSENT'),
   message: success('C-LOG-200'),
   'message-no-level': success('C-LOG-LEVEL-OPTIONAL'),
   'message-any-level': success('C-LOG-LEVEL-ANY'),
-  'message-no-content-type': success('C-LOG-CONTENT-TYPE-OPTIONAL'),
   // "A 400 is returned only when message is absent entirely": a present message of another type is never a 400; what
   // else the bridge does with it (log its text, refuse it with another 4xx) is not shown.
   'message-not-string': { status: 200, ok: true, requirement: 'C-LOG-400-ONLY-ABSENT', anyBut: [400] },
 };
+
+/**
+ * A valid body without Content-Type (only "recommended"): read as JSON, unless the profile states that the deployment
+ * reads only bodies labelled JSON; then it is a body missing. Where the profile does not say, both are accepted, and
+ * only the first counts for C-LOG-CONTENT-TYPE-OPTIONAL.
+ */
+function withoutContentType(stated: StatedReadings): Outcome[] {
+  if (stated.logRequiresContentType) return [missingField('C-LOG-400-MISSING')];
+  const read = success('C-LOG-CONTENT-TYPE-OPTIONAL');
+  if (stated.logRequiresContentType === false) return [read];
+  const unread = 'the body without Content-Type was left unread, as by a deployment that reads only bodies labelled JSON (C-NS-CONTENT-TYPE json-type-required); state settings.logRequiresContentType (false: it must be read)';
+  return [read, { ...missingField('C-LOG-CONTENT-TYPE-OPTIONAL'), open: unread }];
+}
+
+/** GET /v2/players refused for input the document does not show (C-NS-EXTRA-INPUT), where the profile does not say. */
+const PLAYERS_NEED_MORE: Outcome = {
+  status: 400,
+  ok: false,
+  requirement: 'C-PLAYERS-200',
+  anyBut: MEANT_REFUSALS,
+  refusal: true,
+  open: 'GET /v2/players with the key alone was refused, as by a deployment that needs input the document does not show (C-NS-EXTRA-INPUT); state it in settings.extras',
+};
+
+/** The answers to a case with nothing wrong in its key, method or switch. */
+function answers(c: ModelCase): Outcome[] {
+  const stated = c.stated ?? {};
+  if (c.path === '/v2/log') return c.body === 'message-no-content-type' ? withoutContentType(stated) : [LOG_BODY[c.body]];
+  const served = success(ENDPOINTS[c.path].success);
+  return c.path === '/v2/players' && !stated.extras ? [served, PLAYERS_NEED_MORE] : [served];
+}
+
+/**
+ * The refusal a /v2/log body alone gets, when a bridge reads the body before it looks at the key, the method or the
+ * switch (C-NS-CHECK-ORDER): the 400 row, or whatever other refusal the document leaves open for the body.
+ */
+function bodyRefusalFirst(o: Outcome): Outcome[] {
+  if (o.anyBut) {
+    const first = 'the body was refused before the key, the method or the switch was looked at (C-NS-CHECK-ORDER)';
+    return [{ ...o, ok: false, refusal: true, anyBut: [...new Set([...o.anyBut, ...MEANT_REFUSALS])], open: o.open ?? first }];
+  }
+  return o.status === 400 ? [o] : [];
+}
 
 /** The answers the document allows for one request case. */
 export function acceptable(c: ModelCase): Outcome[] {
@@ -104,11 +175,10 @@ export function acceptable(c: ModelCase): Outcome[] {
   if (!c.enabled) {
     refusals.push({ status: 403, ok: false, error: 'forbidden', message: isLog ? 'v2 log disabled' : undefined, requirement: 'C-DISABLED-403' });
   }
-  // The document orders none of its checks: when several apply, the answer of any one of them is right,
-  // the log body's 400 included (a bridge may read the body before it looks at the key).
-  const body = isLog ? LOG_BODY[c.body] : success(endpoint.success);
-  if (refusals.length > 0) return body.status === 400 ? [...refusals, body] : refusals;
-  return [body];
+  if (refusals.length === 0) return answers(c);
+  // The document orders none of its checks: when several apply, the answer of any one of them is right, the log
+  // body's refusal included (a bridge may read the body before it looks at the key).
+  return isLog ? [...refusals, ...answers(c).flatMap(bodyRefusalFirst)] : refusals;
 }
 
 /**
@@ -120,9 +190,12 @@ export function blame(c: ModelCase, status: number): string[] {
   return acceptable(c).map((o) => o.requirement);
 }
 
-/** A request that a conforming bridge answers by writing a console line. */
+/**
+ * A request that a conforming bridge may answer by writing a console line, in any reading: a deployment that reads
+ * more than its profile states (a body without Content-Type) would still write.
+ */
 export function writesLogLine(c: ModelCase): boolean {
-  return c.path === '/v2/log' && acceptable(c).some((o) => statusFits(o, 200));
+  return c.path === '/v2/log' && acceptable({ ...c, stated: {} }).some((o) => statusFits(o, 200));
 }
 
 /**

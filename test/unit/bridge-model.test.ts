@@ -19,8 +19,9 @@ test('endpoint table: each documented request with the right key is answered 200
   // | POST | /v2/log | JSON body with message and level | 200 with ok true once handed to the logger |
   assert.deepEqual(only(base({ method: 'POST', path: '/v2/log', body: 'message' })), { status: 200, ok: true, requirement: 'C-LOG-200' });
   // | GET | /v2/status | none | 200 with ok true ... | and the rows of players and info
+  // (With the profile's extras stated: what GET /v2/players needs beyond the document, if anything, is known.)
   for (const [path, requirement] of [['/v2/status', 'C-STATUS-200'], ['/v2/players', 'C-PLAYERS-200'], ['/v2/info', 'C-INFO-BRIDGE']] as const) {
-    assert.deepEqual(only(base({ path })), { status: 200, ok: true, requirement });
+    assert.deepEqual(only(base({ path, stated: { extras: true } })), { status: 200, ok: true, requirement });
   }
 });
 
@@ -58,12 +59,17 @@ test('error table, 403 row: a switched-off endpoint gives 403 forbidden, "v2 log
 test('error table, 400 row and the log request table: 400 only when message is absent entirely', () => {
   const log = (body: BodyKind) => acceptable(base({ path: '/v2/log', method: 'POST', body }));
   // "/v2/log body missing or without field message"
-  for (const body of ['absent', 'no-message', 'not-json', 'not-object'] as BodyKind[]) {
+  for (const body of ['absent', 'no-message'] as BodyKind[]) {
     const [o] = log(body);
     assert.deepEqual([o.status, o.error, o.message], [400, 'bad_request', 'Missing field: message'], body);
   }
-  // message present: an empty string, no level, any level, no Content-Type (only recommended): 200.
-  for (const body of ['empty-message', 'message-no-level', 'message-any-level', 'message-no-content-type'] as BodyKind[]) {
+  // A body that cannot be parsed has no field message either; whether it gets that text is open (C-NS-MALFORMED-BODY).
+  for (const body of ['not-json', 'not-object'] as BodyKind[]) {
+    const [o] = log(body);
+    assert.deepEqual([o.status, o.error, o.message, o.requirement], [400, 'bad_request', undefined, 'C-LOG-NOT-JSON'], body);
+  }
+  // message present: an empty string, no level, any level: 200.
+  for (const body of ['empty-message', 'message-no-level', 'message-any-level'] as BodyKind[]) {
     assert.deepEqual(log(body).map((o) => o.status), [200], body);
   }
   // "A 400 is returned only when message is absent entirely": a present message of another type is never a 400.
@@ -77,6 +83,38 @@ test('the document orders no checks: where several errors apply, the answer of a
   assert.deepEqual(statuses(base({ path: '/v2/status', key: 'wrong', method: 'POST', enabled: false })), [401, 403, 405]);
   // The log body's 400 may come first too (a bridge may read the body before it looks at the key).
   assert.deepEqual(statuses(base({ path: '/v2/log', method: 'POST', key: 'missing', body: 'no-message' })), [400, 401]);
+  // So may the refusal a typed body gives a message that is not a string (C-NS-MESSAGE-TYPE), proving nothing of it;
+  // never a 400, nor a refusal the table gives another meaning.
+  const typed = acceptable(base({ path: '/v2/log', method: 'POST', key: 'wrong', body: 'message-not-string' }));
+  const fits = (status: number) => typed.find((o) => statusFits(o, status));
+  assert.equal(fits(401)?.requirement, 'C-AUTH-401');
+  assert.ok(fits(422)?.open);
+  for (const status of [200, 400, 403, 404, 405, 500]) assert.equal(fits(status), undefined, String(status));
+  // Not for a read: a query parameter is not checked before the key.
+  assert.deepEqual(statuses(base({ path: '/v2/players', key: 'wrong' })), [401]);
+});
+
+test('a JSON body without Content-Type: read, unless the profile states the deployment reads only bodies labelled JSON', () => {
+  const noType = (stated: ModelCase['stated']) => acceptable(base({ path: '/v2/log', method: 'POST', body: 'message-no-content-type', stated }));
+  // Stated either way, the target is held to it.
+  assert.deepEqual(noType({ logRequiresContentType: false }), [{ status: 200, ok: true, requirement: 'C-LOG-CONTENT-TYPE-OPTIONAL' }]);
+  const [missing] = noType({ logRequiresContentType: true });
+  assert.deepEqual([missing.status, missing.message, missing.requirement, missing.open], [400, 'Missing field: message', 'C-LOG-400-MISSING', undefined]);
+  // Not stated: a body left unread (C-NS-CONTENT-TYPE json-type-required) is accepted, and proves nothing.
+  const [read, unread] = noType(undefined);
+  assert.deepEqual([read.status, read.open], [200, undefined]);
+  assert.deepEqual([unread.status, unread.message, unread.requirement], [400, 'Missing field: message', 'C-LOG-CONTENT-TYPE-OPTIONAL']);
+  assert.match(unread.open ?? '', /settings\.logRequiresContentType/);
+  assert.deepEqual(blame(base({ path: '/v2/log', method: 'POST', body: 'message-no-content-type' }), 415), ['C-LOG-CONTENT-TYPE-OPTIONAL', 'C-LOG-CONTENT-TYPE-OPTIONAL']);
+});
+
+test('GET /v2/players needs nothing but the key, unless the profile states extras; where it does not, a refusal proves nothing', () => {
+  const players = (stated: ModelCase['stated']) => acceptable(base({ path: '/v2/players', stated }));
+  assert.deepEqual(players({ extras: true }).map((o) => o.status), [200]);
+  const open = players(undefined).find((o) => statusFits(o, 400));
+  assert.match(open?.open ?? '', /settings\.extras/);
+  assert.ok(players(undefined).find((o) => statusFits(o, 422))?.open);
+  for (const status of [401, 403, 404, 405, 500, 301]) assert.equal(players(undefined).find((o) => statusFits(o, status)), undefined, String(status));
 });
 
 test('HTTP field names are case-insensitive: a 401 to the right key under another spelling blames the header-name rule', () => {

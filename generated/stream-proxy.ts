@@ -551,6 +551,8 @@ export interface components {
         PlaylistBouquetDto: {
             [key: string]: unknown;
         };
+        /** @description The bouquet last saved; what a user who has saved none gets is not shown (B-NS-BOUQUET-UNSAVED), an empty bouquet or JSON null. */
+        SavedBouquet: components["schemas"]["PlaylistBouquetDto"] | null;
         /** @description One JSON object merging the main, sources and api-proxy configuration; how it splits is not shown (B-NS-CONFIG-SPLIT). */
         MergedConfig: {
             [key: string]: unknown;
@@ -1509,13 +1511,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The user's saved bouquet (PlaylistBouquetDto). */
+            /** @description The user's saved bouquet (PlaylistBouquetDto), or JSON null where the user has saved none yet (B-NS-BOUQUET-UNSAVED). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlaylistBouquetDto"];
+                    "application/json": components["schemas"]["SavedBouquet"];
                 };
             };
             "4XX": components["responses"]["Refused"];

@@ -111,6 +111,9 @@ export const faults = [
     name: 'update-queues-duplicate',
     description: 'A playlist update asked for while one is pending is answered 202 but queues a second run after the pending one.',
     violates: ['B-UPDATE-COLLAPSED'],
+    keepsDefault: {
+      'B-NS-DUPLICATE-UPDATE': 'a queued duplicate run can be seen only where the target shows its runs (the reference\'s own observation); where it does not, B-UPDATE-COLLAPSED is not tested',
+    },
   },
   {
     name: 'update-repeat-refused',

@@ -9,6 +9,8 @@ const KNOWN_SCRATCH = {
     main: { scratch: '/backup_dir' },
     sources: { scratch: '/sources/0/inputs/0/name' },
     apiProxy: { scratch: '/server/0/message' },
+    // The bouquet's groups of live channels for the panel (xtream) output: a list of group names.
+    bouquet: { scratch: '/xtream/live' },
   },
 } as const;
 
@@ -91,8 +93,16 @@ export const readings = [
 
   // ---- background jobs and timings -----------------------------------------------------------------------------
   // slow-update before instant-scan: under instant-scan no request can meet a running scan (the scan-while-running fault
-  // cannot show), so the "other readings" configuration takes slow-update.
-  { point: 'B-NS-TRANSITIONS', readings: [{ name: 'short-jobs' }, { name: 'slow-update', reference: { updateMs: 6000 } }, { name: 'instant-scan', reference: { scanMs: 1 } }] },
+  // cannot show), so the "other readings" configuration takes slow-update. A tester knows roughly how long the jobs of
+  // the deployment take (settings.jobs): a slow provider's updates, a small library's scans.
+  {
+    point: 'B-NS-TRANSITIONS',
+    readings: [
+      { name: 'short-jobs' },
+      { name: 'slow-update', reference: { updateMs: 6000 }, settings: { jobs: { maxUpdatePendingMs: 7000 } } },
+      { name: 'instant-scan', reference: { scanMs: 1 }, settings: { jobs: { minScanMs: 1 } } },
+    ],
+  },
   { point: 'B-NS-DUPLICATE-UPDATE', readings: [{ name: 'reference-observation' }, { name: 'not-observable' }] },
   { point: 'B-NS-UPDATE-ORDER', readings: [{ name: 'pending-first' }, { name: 'body-first' }] },
   { point: 'B-NS-SCAN-BODY', readings: [{ name: 'force-rescan-optional' }, { name: 'force-rescan-required' }, { name: 'body-optional' }] },

@@ -4,9 +4,10 @@ import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { commandProperty, type Step } from '../../harness/stateful.ts';
 import type { WriteJournal } from '../../harness/writes.ts';
-import { RevisionModel, type Doc, type IfMatch } from './model.ts';
+import { RevisionModel, type Doc, type IfMatch, type SaveExpectation } from './model.ts';
+import { revisionEncoding } from './documents.ts';
 import { getAt, setAt } from '../../harness/json-pointer.ts';
-import { DOCS, REVISION_HEADER, SAVE, revisionOf, test, reqTags, deviation, NotTested, Inconclusive, RequirementViolation, type Proxy, type Snapshot } from './proxy.ts';
+import { DOCS, REVISION_HEADER, SAVE, revisionOf, test, reqTags, deviation, NotTested, Inconclusive, RequirementViolation, type Proxy, type RecordReading, type Snapshot } from './proxy.ts';
 import { contentHash, restoreConfig, type ConfigUndo } from './restore.ts';
 
 const SAVES = ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED', 'B-CONFIG-DOCS-INDEPENDENT'];
@@ -50,6 +51,15 @@ function guard(proxy: Proxy, writes: WriteJournal, before: Snapshot): Guard {
   };
 }
 
+/** What the merged read shows of the revision headers' open points: their encoding, and whether it sets all three. */
+function recordRevisionReadings(config: Reply, reading: RecordReading): void {
+  const main = revisionOf(config, 'main');
+  if (!main) return;
+  const encoding = revisionEncoding(main);
+  reading('B-NS-REVISION-ENCODING', encoding, encoding ? undefined : `revisions like ${JSON.stringify(main.slice(0, 80))}`);
+  reading('B-NS-CONFIG-API-PROXY-REVISION', revisionOf(config, 'apiProxy') ? 'all-three' : 'main-and-sources');
+}
+
 function needRevisions(s: Snapshot): Record<Doc, string> {
   for (const doc of DOCS) if (!s.revision[doc]) throw new Inconclusive(`the ${doc} document's revision header (${REVISION_HEADER[doc]}) is missing: the revision checks cannot start (B-CONFIG-READ and B-APIPROXY-READ judge that)`);
   return s.revision as Record<Doc, string>;
@@ -59,8 +69,9 @@ let scratchCounter = 0;
 const freshScratch = (name: string) => `${name}-${++scratchCounter}`;
 
 test.describe('configuration documents and their revisions', () => {
-  test('GET /api/v1/config and GET /api/v1/config/apiproxy carry the revision headers', { tag: reqTags('B-CONFIG-READ', 'B-APIPROXY-READ') }, async ({ stream: proxy, verify }) => {
+  test('GET /api/v1/config and GET /api/v1/config/apiproxy carry the revision headers', { tag: reqTags('B-CONFIG-READ', 'B-APIPROXY-READ') }, async ({ stream: proxy, verify, reading }) => {
     const s = await proxy.read().catch((e: unknown) => e);
+    if (!(s instanceof Error)) recordRevisionReadings((s as Snapshot).replies[0], reading);
     await verify('B-CONFIG-READ', () => {
       if (s instanceof Error) throw s;
       const [config] = (s as Snapshot).replies;
@@ -76,7 +87,7 @@ test.describe('configuration documents and their revisions', () => {
     });
   });
 
-  test('revisions, model-based property: clients read, edit and save with current, stale, missing and malformed If-Match', { tag: reqTags(...SAVES) }, async ({ stream: proxy, property, notApplicable, writes, identity, profile, target }, testInfo) => {
+  test('revisions, model-based property: clients read, edit and save with current, stale, missing and malformed If-Match', { tag: reqTags(...SAVES) }, async ({ stream: proxy, property, notApplicable, writes, identity, profile, target, reading }, testInfo) => {
     const judged = SAVES.filter((id) => !proxy.scope.requirements[id]);
     for (const id of SAVES) if (proxy.scope.requirements[id]) notApplicable(id, proxy.scope.requirements[id]);
     if (judged.length === 0) return;
@@ -99,7 +110,7 @@ test.describe('configuration documents and their revisions', () => {
           const revision = needRevisions(s);
           const scratch = Object.fromEntries(DOCS.map((d) => [d, getAt(s.content[d], proxy.settings.documents[d].scratch)])) as Record<Doc, unknown>;
           const copies = Array.from({ length: CLIENTS }, () => structuredClone(s.content));
-          return { model: new RevisionModel(revision, scratch, CLIENTS), real: { proxy, copies, wrote, tag } };
+          return { model: new RevisionModel(revision, scratch, CLIENTS), real: { proxy, copies, wrote, tag, reading } };
         },
       }),
     );
@@ -143,6 +154,7 @@ interface Real {
   copies: Array<Record<Doc, unknown>>;
   wrote: Guard;
   tag: string;
+  reading: RecordReading;
 }
 
 type RevisionStep = Step<RevisionModel, Real>;
@@ -186,6 +198,7 @@ function revisionSteps(): Array<fc.Arbitrary<RevisionStep>> {
       if (!e.statuses.includes(reply.status)) {
         throw new RequirementViolation(e.requirement, `${e.why}: answered ${reply.status} ${reply.text.slice(0, 200)}`, e.statuses.join(' or '), [reply.exchange]);
       }
+      recordRefusalReadings(r.reading, e, ifMatch, brokenBody, reply.status);
       if (reply.status !== 200) {
         // "409 changed on server", "428 If-Match missing", "400 validation failed": a refused save changes nothing.
         await expectUnchanged(m, r, e.requirement, `after ${e.why} was refused (${reply.status})`, reply);
@@ -216,6 +229,16 @@ function revisionSteps(): Array<fc.Arbitrary<RevisionStep>> {
       r.copies[c][d] = body;
     },
   });
+
+  /** What a refused save shows of the open points of refusals: which refusal wins, and how an If-Match that is no revision is answered. */
+  const recordRefusalReadings = (reading: RecordReading, e: SaveExpectation, ifMatch: IfMatch, brokenBody: boolean, status: number) => {
+    if (e.revisionRefusal && !e.revisionRefusal.includes(400)) reading('B-NS-CHECK-ORDER', status === 400 ? 'body-first' : 'revision-first');
+    if (ifMatch === 'malformed' && !brokenBody) {
+      if (status === 400) reading('B-NS-IF-MATCH-FORMS', 'malformed-400');
+      else if (status === 409) reading('B-NS-IF-MATCH-FORMS', 'mismatch-409');
+      else reading('B-NS-IF-MATCH-FORMS', undefined, `an If-Match that is no revision was answered ${status}`);
+    }
+  };
 
   /** After a refused save: every document as the model holds it. */
   const expectUnchanged = async (m: RevisionModel, r: Real, requirement: string, when: string, reply: Reply) => {

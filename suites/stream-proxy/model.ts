@@ -21,6 +21,11 @@ export interface SaveExpectation {
   statuses: number[];
   requirement: string;
   why: string;
+  /**
+   * Set where the If-Match refusal (these statuses) and the body's 400 apply at once: which is answered first is not
+   * shown (B-NS-CHECK-ORDER), so either is right.
+   */
+  revisionRefusal?: number[];
 }
 
 export class RevisionModel {
@@ -37,12 +42,23 @@ export class RevisionModel {
   }
 
   expectSave(client: number, doc: Doc, ifMatch: IfMatch, bodyIsObject: boolean): SaveExpectation {
+    const refused = this.revisionRefusal(client, doc, ifMatch);
+    if (refused && !bodyIsObject) {
+      // Two refusals apply; the document does not order them (the request still tests the If-Match rule).
+      return { ...refused, statuses: [...new Set([...refused.statuses, 400])], why: `${refused.why}, with a body that is not a JSON object`, revisionRefusal: refused.statuses };
+    }
+    if (refused) return refused;
+    // With the current revision, the body decides.
+    if (!bodyIsObject) return { statuses: [400], requirement: 'B-CONFIG-400', why: 'the current revision, but a body that is not a JSON object' };
+    return { statuses: [200], requirement: 'B-CONFIG-SAVE', why: 'the current revision and a JSON object' };
+  }
+
+  /** What the If-Match of a save alone must get, or undefined when it is the current revision. */
+  private revisionRefusal(client: number, doc: Doc, ifMatch: IfMatch): SaveExpectation | undefined {
     if (ifMatch === 'none') return { statuses: [428], requirement: 'B-CONFIG-428', why: 'a save without If-Match' };
     if (ifMatch === 'malformed') return { statuses: [400, 409, 428], requirement: 'B-CONFIG-IF-MATCH-MALFORMED', why: 'an If-Match that is no revision at all' };
     if (this.seen[client][doc] !== this.revision[doc]) return { statuses: [409], requirement: 'B-CONFIG-409', why: `If-Match ${this.seen[client][doc]} is stale (the document is at ${this.revision[doc]})` };
-    // With the current revision, the body decides (the document does not order the checks otherwise).
-    if (!bodyIsObject) return { statuses: [400], requirement: 'B-CONFIG-400', why: 'the current revision, but a body that is not a JSON object' };
-    return { statuses: [200], requirement: 'B-CONFIG-SAVE', why: 'the current revision and a JSON object' };
+    return undefined;
   }
 
   /** A save succeeded: the document is at `revision` with `scratch`; the saving client has seen it. */

@@ -7,13 +7,17 @@ import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
 import { ENV } from '../../harness/options.ts';
 import { getAt } from '../../harness/json-pointer.ts';
+import { isStated } from '../../harness/profile/load.ts';
 import { streamScope, type StreamScope } from './scope.ts';
 import type { StreamProxySettings } from './settings.ts';
 
 export { expect, reqTags, deviation, NotTested, Inconclusive, RequirementViolation } from '../../harness/fixtures.ts';
 
-export { DOCS, REVISION_HEADER, SAVE, type Doc } from './documents.ts';
-import { DOCS, REVISION_HEADER, SAVE, type Doc } from './documents.ts';
+export { DOCS, REVISION_HEADER, SAVE, revisionOf, type Doc } from './documents.ts';
+import { SAVE, revisionOf, type Doc } from './documents.ts';
+
+/** The `reading` fixture: records the reading of an open point a check saw the target take (or what it did instead). */
+export type RecordReading = (point: string, reading: string | undefined, detail?: string) => void;
 
 /** The three documents as one read shows them: their content and their revisions (undefined when a header is missing). */
 export interface Snapshot {
@@ -26,6 +30,11 @@ export interface Proxy {
   settings: StreamProxySettings;
   scope: StreamScope;
   live: boolean;
+  /**
+   * Whether the profile states a setting (a dotted path under the entry's settings) rather than leaving it to its
+   * default: where the document is silent, a check holds the target only to what its profile states.
+   */
+  stated(setting: string): boolean;
   admin(request: RequestSpec): Promise<Reply>;
   user(request: RequestSpec): Promise<Reply>;
   /** GET /api/v1/config and GET /api/v1/config/apiproxy: each document where the profile says it is. */
@@ -37,9 +46,6 @@ export interface Proxy {
    */
   exclusive(): Promise<void>;
 }
-
-/** A revision header's value; If-Match may carry it quoted (an entity tag) or bare. */
-export const revisionOf = (r: Reply, doc: Doc): string | undefined => r.headers[REVISION_HEADER[doc]]?.replace(/^"(.*)"$/, '$1');
 
 export const test = base.extend<{ stream: Proxy }>({
   // Not "proxy": Playwright has a fixture of that name (the browser's proxy).
@@ -54,6 +60,7 @@ export const test = base.extend<{ stream: Proxy }>({
       settings,
       scope,
       live,
+      stated: (setting) => isStated(profile, 'stream-proxy', setting),
       admin,
       user: (r) => api.send({ ...r, authenticate: true, credential: 'user' }),
       read: async (label = 'read the configuration') => {

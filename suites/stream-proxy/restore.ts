@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import type { RestoreContext } from '../../harness/interface.ts';
-import { REVISION_HEADER, SAVE, type Doc } from './documents.ts';
+import { SAVE, revisionOf, type Doc } from './documents.ts';
 import { getAt } from '../../harness/json-pointer.ts';
 import type { StreamProxySettings } from './settings.ts';
 
@@ -45,7 +45,7 @@ type Send = (r: RequestSpec) => Promise<Reply>;
 async function current(send: Send, doc: Doc, inConfig: string): Promise<{ revision?: string; content: unknown }> {
   const r = await send({ method: 'GET', path: doc === 'apiProxy' ? '/api/v1/config/apiproxy' : '/api/v1/config', authenticate: true, label: `restore: the ${doc} document now` });
   if (r.status !== 200) throw new Error(`the configuration could not be read (${r.status})`);
-  return { revision: r.headers[REVISION_HEADER[doc]]?.replace(/^"(.*)"$/, '$1'), content: doc === 'apiProxy' ? r.json : getAt(r.json, inConfig) };
+  return { revision: revisionOf(r, doc), content: doc === 'apiProxy' ? r.json : getAt(r.json, inConfig) };
 }
 
 export async function restoreConfig(undo: ConfigUndo, send: Send, settings: StreamProxySettings): Promise<'restored' | 'nothing' | { conflict: string }> {

@@ -41,6 +41,28 @@ const schemas = builtOnce(() => {
     { additionalProperties: false },
   );
 
+  /**
+   * The self-service bouquet (PlaylistBouquetDto, members not shown): a member the harness may set to a list holding
+   * one group name of its own (created if absent). A deployment that drops or refuses members it does not know
+   * (B-NS-DTO-FIELDS) needs one it knows; unstated, a bouquet that does not read back proves nothing.
+   */
+  const Bouquet = Type.Object({ scratch: Pointer }, { additionalProperties: false });
+
+  /**
+   * How long the background jobs take on this target ("Other transitions ...: not shown", B-NS-TRANSITIONS): a scan
+   * may end before a second request reaches it, and an update may stay pending for a while. Unstated, a second scan
+   * that starts (202) or an update of invalid names met by a pending one (202) proves nothing.
+   */
+  const Jobs = Type.Object(
+    {
+      /** A library scan runs at least this long, in ms: a second scan sent sooner meets the first still running. */
+      minScanMs: Type.Optional(Type.Integer({ minimum: 1 })),
+      /** A playlist update stays pending at most this long, in ms: after that no update of the harness's is pending. */
+      maxUpdatePendingMs: Type.Optional(Type.Integer({ minimum: 1 })),
+    },
+    { additionalProperties: false, default: {} },
+  );
+
   const Target = Type.Object({ name: Type.String({ minLength: 1 }), id: Type.Integer() }, { additionalProperties: false });
 
   const StreamProxyEntry = profileEntry({
@@ -76,6 +98,7 @@ const schemas = builtOnce(() => {
             sources: Document,
             /** GET /api/v1/config/apiproxy is the document itself; inConfig says where it lies in GET /api/v1/config. */
             apiProxy: Document,
+            bouquet: Type.Optional(Bouquet),
           },
           { additionalProperties: false },
         ),
@@ -94,6 +117,7 @@ const schemas = builtOnce(() => {
         webPlayer: Type.Object({ cluster: Type.String({ default: 'live' }), virtualId: Type.Integer({ default: 1 }) }, { additionalProperties: false, default: {} }),
         /** How long web-player tokens live on this target, in ms (documented 30000); the expiry check waits this long. */
         webPlayerTokenMs: Type.Integer({ minimum: 1, default: 30000 }),
+        jobs: Jobs,
         /** The documented 30-second expiry is a slow check: run it only where this is true (a nightly profile). */
         slowChecks: Type.Boolean({ default: false }),
       },

@@ -158,8 +158,13 @@ export interface components {
             /** @enum {unknown} */
             timeInForce: "GTC" | "FOK" | "IOC";
         };
+        /** @description Carries orderId: at the top level, or (A-NS-ACK-BODY) inside a data envelope. */
         OrderAcknowledgement: {
             orderId: string | number;
+        } | {
+            data: {
+                orderId: string | number;
+            };
         };
     };
     responses: {

@@ -69,6 +69,8 @@ export const faults = [
     name: 'ecdsa-expiry-unchecked',
     description: 'Never looks at loginPayload.expirationTime: neither whether it has passed nor whether it is 5 minutes after the nonce.',
     violates: ['A-LOGIN-ECDSA-EXPIRED', 'A-LOGIN-ECDSA-EXPIRY-WINDOW'],
+    // The document states the 5 minutes as a client rule: a target is held to it only where its profile says it enforces it.
+    profile: 'reference-exchange-signed-writes.yaml',
   },
   {
     name: 'hmac-message-reordered',

@@ -72,7 +72,8 @@ export class Logins {
       const expiry = expirationTime as number;
       if (!this.on('ecdsa-expiry-unchecked')) {
         if (expiry < now) return refuse('LOGIN_EXPIRED', 'loginPayload.expirationTime has passed.');
-        const window = this.reading('A-NS-LOGIN-WINDOW');
+        // A profile that says the deployment leaves the window to the client takes the reading expiry-only.
+        const window = this.settings.loginWindowEnforced ? this.reading('A-NS-LOGIN-WINDOW') : 'expiry-only';
         const off = Math.abs(expiry - n - LOGIN_WINDOW_SECONDS);
         if ((window === 'five-minutes-with-slack' && off > WINDOW_SLACK_SECONDS) || (window === 'exactly-five-minutes' && off !== 0)) {
           return refuse('BAD_REQUEST', 'loginPayload.expirationTime must be 5 minutes (300 s) after loginPayload.nonce.');
@@ -90,7 +91,8 @@ export class Logins {
   /** What the client signed: the JSON string of loginPayload, as the reading of A-NS-LOGIN-PAYLOAD-JSON writes it. */
   private signedText(received: Record<string, unknown>, documented: Record<string, unknown>): string {
     if (this.on('ecdsa-payload-sorted')) return JSON.stringify(Object.fromEntries(Object.entries(documented).sort(([a], [b]) => (a < b ? -1 : 1))));
-    switch (this.reading('A-NS-LOGIN-PAYLOAD-JSON')) {
+    // A profile that says the payload is signed spaced takes the reading python-default-separators.
+    switch (this.settings.ecdsaSignature.payloadJson === 'spaced' ? 'python-default-separators' : this.reading('A-NS-LOGIN-PAYLOAD-JSON')) {
       case 'document-order-compact':
         // Members in the document's order, values as received.
         return JSON.stringify(documented);

@@ -31,7 +31,7 @@ export const readings = [
   },
   {
     point: 'A-NS-LOGIN-PAYLOAD-JSON',
-    readings: [{ name: 'document-order-compact' }, { name: 'as-received' }, { name: 'python-default-separators' }],
+    readings: [{ name: 'document-order-compact' }, { name: 'as-received' }, { name: 'python-default-separators', settings: { ecdsaSignature: { payloadJson: 'spaced' } } }],
   },
   {
     point: 'A-NS-HMAC-HASH',
@@ -47,7 +47,7 @@ export const readings = [
   },
   { point: 'A-NS-HMAC-LOGIN-NONCE', readings: [{ name: 'shape-only' }, { name: 'increasing-per-key' }] },
   { point: 'A-NS-HMAC-TIMESTAMP', readings: [{ name: 'unchecked' }, { name: 'recent-only' }] },
-  { point: 'A-NS-LOGIN-WINDOW', readings: [{ name: 'five-minutes-with-slack' }, { name: 'exactly-five-minutes' }, { name: 'expiry-only' }] },
+  { point: 'A-NS-LOGIN-WINDOW', readings: [{ name: 'five-minutes-with-slack' }, { name: 'exactly-five-minutes' }, { name: 'expiry-only', settings: { loginWindowEnforced: false } }] },
   { point: 'A-NS-LOGIN-CHECK-ORDER', readings: [{ name: 'signature-first' }, { name: 'whitelist-first' }, { name: 'freshness-first' }] },
   { point: 'A-NS-KEY-METADATA', readings: [{ name: 'json-with-user-id' }, { name: 'bare-user-id' }] },
   { point: 'A-NS-LOGIN-RESPONSE', readings: [{ name: 'token-and-authorizer' }, { name: 'with-session-details' }] },
@@ -107,7 +107,7 @@ export const readings = [
           },
         },
       },
-      { name: 'client-order-id-required' },
+      { name: 'client-order-id-required', settings: { order: { fields: { clientOrderId: 'clientOrderId' } } } },
     ],
   },
   {
@@ -142,7 +142,7 @@ export const readings = [
   { point: 'A-NS-DECIMAL-FORMAT', readings: [{ name: 'as-sent' }, { name: 'fixed-scale' }] },
   {
     point: 'A-NS-CANCEL',
-    readings: [{ name: 'command-path' }, { name: 'orders-path', settings: { paths: { command: '/trading-api/v2/orders' } } }, { name: 'delete-order' }],
+    readings: [{ name: 'command-path' }, { name: 'orders-path', settings: { paths: { command: '/trading-api/v2/orders' } } }, { name: 'delete-order', settings: { order: { cancelBy: 'delete' } } }],
   },
 ] as const satisfies readonly OpenPointReadings[];
 

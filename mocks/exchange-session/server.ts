@@ -56,13 +56,13 @@ const TIMES_IN_FORCE: readonly string[] = ['GTC', 'FOK', 'IOC'] satisfies TimeIn
 /** How long the 'nonce-race' fault's store round-trip takes: long enough for concurrent writes to overlap. */
 const RACE_DELAY_MS = 25;
 /** The reading asynchronous of A-NS-ORDER-PROCESSING: how long after its acknowledgement a command takes effect. */
-const PROCESSING_DELAY_MS = 300;
+const PROCESSING_DELAY_MS = 60;
 /** The reading step-and-tick of A-NS-MARKET-PRECISION: the price tick (the quantity step is settings.order.quantityStep). */
 const PRICE_TICK = '0.01';
 /** The reading fixed-scale of A-NS-DECIMAL-FORMAT: decimals written with at least this many fraction digits. */
 const FIXED_SCALE = 8;
 /** The reading per-user-limits of A-NS-RATE-TIERS: requests per second and user, per kind of endpoint, without and with a rateLimitToken. */
-const RATE_LIMITS = { orders: [10, 50], other: [50, 250] } as const;
+const RATE_LIMITS = { orders: [30, 150], other: [60, 300] } as const;
 
 type Handler = (req: http.IncomingMessage, params: Record<string, string | undefined>) => Promise<Reply>;
 /** Which kind of operation answered: the readings of refusal statuses tell them apart. */
@@ -352,8 +352,10 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   function prepareSubmit(session: Session, body: unknown): Prepared {
     if (!isObject(body)) return refuse('INVALID_ORDER', 'The order command must be a JSON object.');
     const { fields, constants } = orderSettings;
-    const clientIds = reading('A-NS-COMMAND-FIELDS') === 'client-order-id-required';
-    const stray = unknownMembers(body, [...Object.keys(constants), ...Object.values(fields), 'timeInForce', 'clientOrderId']);
+    // A profile that names a client order id member takes the reading client-order-id-required.
+    const clientIdMember = orderSettings.fields.clientOrderId ?? (reading('A-NS-COMMAND-FIELDS') === 'client-order-id-required' ? 'clientOrderId' : undefined);
+    const clientIds = clientIdMember !== undefined;
+    const stray = unknownMembers(body, [...Object.keys(constants), ...Object.values(fields), 'timeInForce', clientIdMember ?? 'clientOrderId']);
     if (stray) return stray;
     for (const name of ['commandType', 'type']) {
       if (name in constants && body[name] !== constants[name]) return refuse('INVALID_ORDER', `${name} must be ${JSON.stringify(constants[name])}.`);
@@ -381,7 +383,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     }
     let clientOrderId: string | undefined;
     if (clientIds) {
-      const given = body.clientOrderId;
+      const given = body[clientIdMember!];
       clientOrderId = typeof given === 'number' && Number.isSafeInteger(given) && given > 0 ? String(given) : typeof given === 'string' && /^[1-9]\d{0,18}$/.test(given) ? given : undefined;
       if (clientOrderId === undefined) return refuse('INVALID_ORDER', 'clientOrderId is required: a positive integer (as a string) unique among this user\'s orders.');
       if (usedClientOrderIds.has(`${session.userId} ${clientOrderId}`)) return refuse('INVALID_ORDER', 'clientOrderId was used before.');
@@ -475,7 +477,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   // ---- routes --------------------------------------------------------------------------------------------------
 
   const { paths } = settings;
-  const cancelling = reading('A-NS-CANCEL');
+  // A profile that says orders are cancelled by DELETE takes the reading delete-order.
+  const cancelling = settings.order.cancelBy === 'delete' ? 'delete-order' : reading('A-NS-CANCEL');
   const routes: Array<[method: 'GET' | 'POST' | 'DELETE', path: string, kind: OperationKind, handler: Handler]> = [
     ['POST', KEY_CREATION_PATH, 'keys', createKey],
     ['POST', paths.ecdsaLogin, 'login', ecdsaLogin],

@@ -12,6 +12,7 @@ import type { Secrets } from '../../harness/secrets.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { ecdsaP256PublicKey, ecdsaP256Sign, hmacSign } from '../../harness/signing.ts';
+import { describeForm, loginForms, rememberForm, signingForm } from './forms.ts';
 import type { ExchangeSessionSettings } from './settings.ts';
 
 export type KeyType = 'hmac' | 'ecdsa';
@@ -57,18 +58,27 @@ export function usedNonce(key: string, n: bigint): void {
 // ---------------------------------------------------------------------------------------------------------------
 // Logins
 
-/** The userId an ECDSA key's metadata holds (base64 of JSON with a userId member). */
+/**
+ * The userId an ECDSA key's metadata holds, once base64-decoded: a JSON object's userId member, or (where the metadata
+ * is the bare id, as some exchanges' consoles hand it out) the decoded text itself.
+ */
 export function userIdOf(metadata: string): string {
-  const text = Buffer.from(metadata, 'base64').toString('utf8');
+  return metadataForm(metadata).userId;
+}
+
+/** The userId of a key's metadata, and which reading of A-NS-KEY-METADATA its form is. */
+export function metadataForm(metadata: string): { userId: string; form: 'json-with-user-id' | 'bare-user-id' } {
+  const text = Buffer.from(metadata, 'base64').toString('utf8').trim();
   try {
     const parsed = JSON.parse(text) as { userId?: unknown };
-    if (parsed && parsed.userId !== undefined) return String(parsed.userId);
+    if (parsed && typeof parsed === 'object' && parsed.userId !== undefined) return { userId: String(parsed.userId), form: 'json-with-user-id' };
   } catch {
-    // not JSON: look for the member in the text
+    // not JSON: the member in some other notation, or the bare id
   }
   const m = /userId"?\s*[:=]\s*"?([A-Za-z0-9_-]+)/.exec(text);
-  if (!m) throw new Inconclusive('the ECDSA key\'s metadata holds no userId once base64-decoded: check the credential');
-  return m[1];
+  if (m) return { userId: m[1], form: 'json-with-user-id' };
+  if (/^[A-Za-z0-9_-]+$/.test(text)) return { userId: text, form: 'bare-user-id' };
+  throw new Inconclusive('the ECDSA key\'s metadata holds no userId once base64-decoded: check the credential');
 }
 
 export interface LoginPayload {
@@ -79,9 +89,14 @@ export interface LoginPayload {
   sessionKey: null;
 }
 
-/** The documented key order, compact: what "the JSON string of loginPayload" is under every reading. */
-export function payloadJson(p: LoginPayload): string {
-  return JSON.stringify({ userId: p.userId, nonce: p.nonce, expirationTime: p.expirationTime, biometricsUsed: p.biometricsUsed, sessionKey: p.sessionKey });
+/**
+ * "The JSON string of loginPayload": its members in the document's order, compact (JSON.stringify) or spaced (", "
+ * and ": ", as Python's json.dumps writes it), as settings.ecdsaSignature.payloadJson says.
+ */
+export function payloadJson(p: LoginPayload, style: ExchangeSessionSettings['ecdsaSignature']['payloadJson'] = 'compact'): string {
+  const documented = { userId: p.userId, nonce: p.nonce, expirationTime: p.expirationTime, biometricsUsed: p.biometricsUsed, sessionKey: p.sessionKey };
+  if (style === 'compact') return JSON.stringify(documented);
+  return `{${Object.entries(documented).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')}}`;
 }
 
 export function freshPayload(userId: string, now = Math.floor(Date.now() / 1000)): LoginPayload {
@@ -101,7 +116,7 @@ export function ecdsaLoginRequest(settings: ExchangeSessionSettings, secrets: Se
   const payload = o.payload ?? freshPayload(userIdOf(secrets.get(`${key}_metadata`)));
   // A public key is no secret: it is sent as it is.
   const publicKey = ecdsaP256PublicKey(privateKey, 'pem').replace(/\r\n/g, '\n');
-  const signature = ecdsaP256Sign({ privateKey: o.signingKey ?? privateKey, message: payloadJson(o.signedPayload ?? payload), prehash: 'sha256', ...settings.ecdsaSignature });
+  const signature = ecdsaP256Sign({ privateKey: o.signingKey ?? privateKey, message: payloadJson(o.signedPayload ?? payload, settings.ecdsaSignature.payloadJson), prehash: 'sha256', format: settings.ecdsaSignature.format, encoding: settings.ecdsaSignature.encoding });
   secrets.add(`${key}_loginSignature`, signature);
   return { method: 'POST', path: pathOf(settings, 'ecdsaLogin'), json: { publicKey, signature, loginPayload: payload }, label: `ECDSA login with ${key}` };
 }
@@ -141,6 +156,42 @@ export function sessionOf(reply: Reply, secrets: Secrets, key: string): { token:
   return { token: body.token, authorizer: typeof body.authorizer === 'string' ? body.authorizer : '' };
 }
 
+export interface LoginOutcome {
+  /** Every login sent, in its form; the last is the one that opened the session, if one did. */
+  attempts: Array<{ form: ExchangeSessionSettings; reply: Reply }>;
+  session?: { token: string; authorizer: string };
+  /** The form the target accepted. */
+  form?: ExchangeSessionSettings;
+}
+
+/**
+ * Logs a key in with each login form in turn (forms.ts) until one opens a session; `shape` adds what every attempt
+ * shares (a label, the address it comes from).
+ */
+export async function tryLogin(
+  send: (r: RequestSpec) => Promise<Reply>,
+  secrets: Secrets,
+  key: string,
+  o: { baseUrl: string; settings: ExchangeSessionSettings; shape?: (r: RequestSpec) => RequestSpec },
+): Promise<LoginOutcome> {
+  const type = keyType(secrets, key);
+  const forms = loginForms(o.settings, type, o.baseUrl);
+  const attempts: LoginOutcome['attempts'] = [];
+  for (const form of forms) {
+    const request = (o.shape ?? ((r) => r))(loginRequest(form, secrets, key, o.baseUrl));
+    const reply = await send(forms.length > 1 ? { ...request, label: `${request.label ?? 'login'} (${describeForm(form, type)})` } : request);
+    attempts.push({ form, reply });
+    const session = sessionOf(reply, secrets, key);
+    if (session) {
+      rememberForm(o.baseUrl, type, form);
+      return { attempts, session, form };
+    }
+    // Only a refusal can be about the form; a 5xx or a rate limit would answer every form alike.
+    if (reply.status < 400 || reply.status >= 500 || reply.status === 429) break;
+  }
+  return { attempts };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The authentication step (the descriptor's): token, nonce, write signature
 
@@ -157,11 +208,10 @@ export async function sessionFor(secrets: Secrets, key: string, ctx: Authenticat
     secrets.add(`${key}_authorizer`, hit.authorizer);
     return hit;
   }
-  const settings = ctx.settings as ExchangeSessionSettings;
-  const reply = await ctx.send(loginRequest(settings, secrets, key, ctx.baseUrl));
-  const session = sessionOf(reply, secrets, key);
+  const { session, attempts } = await tryLogin((r) => ctx.send(r), secrets, key, { baseUrl: ctx.baseUrl, settings: ctx.settings as ExchangeSessionSettings });
   if (!session) {
-    throw new Inconclusive(`could not log in with ${key} (${keyType(secrets, key).toUpperCase()}): answered ${reply.status}; the checks that need a session cannot judge (the login checks say whether the target is at fault)`);
+    const answers = [...new Set(attempts.map((a) => a.reply.status))].join(', ');
+    throw new Inconclusive(`could not log in with ${key} (${keyType(secrets, key).toUpperCase()}): answered ${answers}${attempts.length > 1 ? ` in the ${attempts.length} login forms tried` : ''}; the checks that need a session cannot judge (the login checks say whether the target is at fault)`);
   }
   sessions.set(cacheKey, { ...session, at: Date.now() });
   return session;
@@ -172,7 +222,21 @@ export function forgetSession(key: string): void {
   for (const k of sessions.keys()) if (k.split(' ')[1] === key) sessions.delete(k);
 }
 
-const WRITE_OPERATIONS = ['orders', 'command'] as const;
+/**
+ * Whether a request is an authenticated write (it carries BX-NONCE): an order or a command posted, or (where orders are
+ * cancelled by DELETE) a DELETE on an order's lookup path.
+ */
+export function isWrite(settings: ExchangeSessionSettings, method: string, path: string): boolean {
+  if (method === 'POST') return (['orders', 'command'] as const).some((w) => settings.paths[w] !== undefined && pathOf(settings, w) === path);
+  return method === 'DELETE' && settings.order.cancelBy === 'delete' && orderPathPattern(settings).test(path);
+}
+
+/** The order lookup path as a pattern of paths as sent (any order id). */
+function orderPathPattern(settings: ExchangeSessionSettings): RegExp {
+  const [before, after] = pathOf(settings, 'order').split('{orderId}');
+  const quote = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${quote(before)}[^/]+${quote(after ?? '')}$`);
+}
 
 /**
  * The descriptor's authentication step. `request.credential` names the key; headers a check gives itself win (a
@@ -186,16 +250,15 @@ export async function authenticate(request: RequestSpec, secrets: Secrets, ctx: 
   const has = (name: string) => Object.keys(given).some((h) => h.toLowerCase() === name.toLowerCase());
   const headers: Record<string, string | undefined> = {};
   if (!has('Authorization')) headers.Authorization = `Bearer ${(await sessionFor(secrets, key, ctx)).token}`;
-  const path = request.path.split('?')[0];
-  const isWrite = request.method === 'POST' && WRITE_OPERATIONS.some((w) => settings.paths[w] !== undefined && pathOf(settings, w) === path);
-  if (isWrite) {
+  if (isWrite(settings, request.method, request.path.split('?')[0])) {
     const nonce = has('BX-NONCE') ? Object.entries(given).find(([h]) => h.toLowerCase() === 'bx-nonce')?.[1] : String(nextNonce(key));
     if (!has('BX-NONCE')) headers['BX-NONCE'] = nonce;
-    if (settings.signedWrites && nonce !== undefined) {
+    // A write sent without BX-NONCE on purpose is still signed (over an empty nonce): only the nonce is missing.
+    if (settings.signedWrites) {
       const timestamp = String(Date.now());
       const body = request.json !== undefined ? JSON.stringify(request.json) : (request.body ?? '');
-      const message = `${timestamp}${nonce}${request.method}${ctx.pathAsSent(request.path)}${body}`;
-      const signature = signWith(settings, secrets, key, settings.writeSignatureInput === 'sha256-hex' ? bytesToHex(sha256(utf8ToBytes(message))) : message);
+      const message = `${timestamp}${nonce ?? ''}${request.method}${ctx.pathAsSent(request.path)}${body}`;
+      const signature = signWith(signingForm(settings, keyType(secrets, key), ctx.baseUrl), secrets, key, settings.writeSignatureInput === 'sha256-hex' ? bytesToHex(sha256(utf8ToBytes(message))) : message);
       secrets.add(`${key}_writeSignature`, signature);
       headers['BX-TIMESTAMP'] = timestamp;
       headers['BX-SIGNATURE'] = signature;
@@ -206,7 +269,8 @@ export async function authenticate(request: RequestSpec, secrets: Secrets, ctx: 
 
 function signWith(settings: ExchangeSessionSettings, secrets: Secrets, key: string, message: string): string {
   if (keyType(secrets, key) === 'hmac') return hmacSign({ secret: secrets.get(`${key}_secret`), message, ...settings.hmacSignature });
-  return ecdsaP256Sign({ privateKey: secrets.get(`${key}_privateKey`), message, prehash: 'sha256', ...settings.ecdsaSignature });
+  const { format, encoding } = settings.ecdsaSignature;
+  return ecdsaP256Sign({ privateKey: secrets.get(`${key}_privateKey`), message, prehash: 'sha256', format, encoding });
 }
 
 /** Sends a login request; whatever token and authorizer come back are secrets before anything can show them. */

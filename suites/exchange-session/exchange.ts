@@ -5,22 +5,16 @@
 import { test as base } from '../../harness/fixtures.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
-import type { Side, TimeInForce } from '../../harness/models/limit-book.ts';
+import { isStated } from '../../harness/profile/load.ts';
 import { pathOf, sessionFor, type KeyType } from './auth.ts';
+import { cancelCommand, orderCommand, type AccountId, type OrderSpec } from './commands.ts';
+import { knowStatedSettings } from './stated.ts';
 import { acquireKey, type KeyWish } from './keys.ts';
 import { exchangeScope, type ExchangeScope } from './scope.ts';
 import type { ExchangeSessionSettings, PoolKeyEntry } from './settings.ts';
 
+export type { AccountId, OrderSpec };
 export { expect, reqTags, deviation, NotTested, Inconclusive, RequirementViolation } from '../../harness/fixtures.ts';
-
-export interface OrderSpec {
-  account: string;
-  side: Side;
-  price: string;
-  quantity: string;
-  tif: TimeInForce;
-  symbol?: string;
-}
 
 export interface Exchange {
   settings: ExchangeSessionSettings;
@@ -31,15 +25,25 @@ export interface Exchange {
   /** A key whose login works, of either type (a check that is not about logins must not depend on one kind of them). */
   sessionKey(): Promise<string>;
   /** The trading accounts of a key's user: ids and rate-limit tokens. */
-  accounts(key: string): Promise<Array<{ id: string; rateLimitToken?: string }>>;
+  accounts(key: string): Promise<Array<{ id: AccountId; rateLimitToken?: string }>>;
   read(key: string, which: 'tradingAccounts' | 'nonce' | 'custody', extra?: Partial<RequestSpec>): Promise<Reply>;
   /** Places an order; `nonce` null sends none, a bigint sends that one, undefined the next of the key's clock. */
   order(key: string, o: OrderSpec, extra?: { nonce?: bigint | null; body?: string; label?: string }): Promise<Reply>;
-  lookup(key: string, orderId: string): Promise<Reply>;
-  cancel(key: string, orderId: string, account: string, symbol?: string): Promise<Reply>;
+  /** Looks an order up; `account` is the trading account it was placed for (a deployment's extras may name it). */
+  lookup(key: string, orderId: string, account: AccountId): Promise<Reply>;
+  /** Cancels an order as the profile says (settings.order.cancelBy); undefined when the profile names no way to. */
+  cancel(key: string, orderId: string, account: AccountId, symbol?: string): Promise<Reply | undefined>;
   /** The command body of an order, as the profile names its members. */
   command(o: OrderSpec): Record<string, unknown>;
+  /**
+   * Why a valid order's refusal cannot be held against the target, if it cannot: it came before any order of this
+   * test was accepted, and the profile leaves part of the order's form to the harness's defaults.
+   */
+  formDoubt(r: Reply): string | undefined;
 }
+
+/** The settings that shape an order command and how it is sent: a refusal may rest on any the profile leaves unstated. */
+const ORDER_FORM = ['paths.orders', 'order.fields', 'order.constants', 'order.sides', 'order.numbersAsStrings', 'order.symbol', 'order.quantityStep', 'signedWrites'];
 
 /** Key types tried for a session, the one that last worked first (a login fault of one type leaves the other). */
 const sessionTypes: KeyType[] = ['hmac', 'ecdsa'];
@@ -49,24 +53,14 @@ export const test = base.extend<{ exchange: Exchange }>({
     const entry = profile.interfaces['exchange-session'];
     if (!entry) throw new Error('harness: exchange-session is not in the profile');
     const settings = entry.settings as ExchangeSessionSettings;
+    knowStatedSettings((setting) => isStated(profile, 'exchange-session', setting));
     const pool: PoolKeyEntry[] = (entry.credentials as { keys?: PoolKeyEntry[] } | undefined)?.keys ?? [];
     const live = !target.reference;
     const scope = exchangeScope(settings, { writes: profile.writes, live, pool });
     const key = (type: KeyType, wish: Omit<KeyWish, 'type'> = {}) => acquireKey({ api, secrets, identity, target, pool }, { type, ...wish });
     const authed = (k: string, r: RequestSpec): RequestSpec => ({ ...r, authenticate: true, credential: k });
-    const command = (o: OrderSpec): Record<string, unknown> => {
-      const f = settings.order.fields;
-      const num = (v: string) => (settings.order.numbersAsStrings ? v : Number(v));
-      return {
-        ...settings.order.constants,
-        [f.symbol]: o.symbol ?? settings.order.symbol,
-        [f.side]: o.side === 'buy' ? settings.order.sides.buy : settings.order.sides.sell,
-        [f.price]: num(o.price),
-        [f.quantity]: num(o.quantity),
-        timeInForce: o.tif,
-        [f.tradingAccountId]: o.account,
-      };
-    };
+    // An order accepted in this test proves the order's form (the control beside which a later refusal counts).
+    let orderAccepted = false;
     const exchange: Exchange = {
       settings,
       scope,
@@ -92,25 +86,42 @@ export const test = base.extend<{ exchange: Exchange }>({
       accounts: async (k) => {
         const r = await api.send(authed(k, { method: 'GET', path: pathOf(settings, 'tradingAccounts'), label: 'trading accounts' }));
         const list = Array.isArray(r.json) ? (r.json as Array<Record<string, unknown>>) : [];
-        const ids = list.filter((a) => a && a.tradingAccountId !== undefined).map((a) => ({ id: String(a.tradingAccountId), rateLimitToken: a.rateLimitToken === undefined ? undefined : String(a.rateLimitToken) }));
+        const ids = list
+          .filter((a) => a && (typeof a.tradingAccountId === 'string' || typeof a.tradingAccountId === 'number'))
+          .map((a) => ({ id: a.tradingAccountId as AccountId, rateLimitToken: a.rateLimitToken === undefined ? undefined : String(a.rateLimitToken) }));
         if (r.status !== 200 || ids.length === 0) throw new Inconclusive(`the trading accounts of ${k} could not be read (answered ${r.status}): the order checks need one`);
         return ids;
       },
       read: (k, which, extra = {}) => api.send(authed(k, { method: 'GET', path: pathOf(settings, which), label: which, ...extra })),
-      order: (k, o, extra = {}) => {
+      order: async (k, o, extra = {}) => {
         const headers: Record<string, string | undefined> = {};
         if (extra.nonce === null) headers['BX-NONCE'] = undefined;
         else if (extra.nonce !== undefined) headers['BX-NONCE'] = String(extra.nonce);
-        const body = extra.body !== undefined ? { body: extra.body, headers: { ...headers, 'content-type': 'application/json' } } : { json: command(o), headers };
-        return api.send(authed(k, { method: 'POST', path: pathOf(settings, 'orders'), ...body, label: extra.label ?? `${o.tif} ${o.side} ${o.quantity} at ${o.price}` }));
+        const body = extra.body !== undefined ? { body: extra.body, headers: { ...headers, 'content-type': 'application/json' } } : { json: orderCommand(settings, o), headers };
+        const r = await api.send(authed(k, { method: 'POST', path: pathOf(settings, 'orders'), ...body, label: extra.label ?? `${o.tif} ${o.side} ${o.quantity} at ${o.price}` }));
+        if (r.status === 200) orderAccepted = true;
+        return r;
       },
-      lookup: (k, orderId) => api.send(authed(k, { method: 'GET', path: pathOf(settings, 'order', orderId), label: `look up order ${orderId}` })),
-      cancel: (k, orderId, account, symbol) => {
-        const fill = (v: string) => v.replace('{orderId}', orderId).replace('{symbol}', symbol ?? settings.order.symbol).replace('{tradingAccountId}', account);
-        const json = Object.fromEntries(Object.entries(settings.order.cancel).map(([name, v]) => [name, fill(v)]));
-        return api.send(authed(k, { method: 'POST', path: pathOf(settings, 'command'), json, label: `cancel order ${orderId}` }));
+      lookup: (k, orderId, account) => {
+        // A deployment that keeps orders per trading account asks for it beside the id (the profile's extras name it).
+        api.learn('tradingAccountId', String(account));
+        return api.send(authed(k, { method: 'GET', path: pathOf(settings, 'order', orderId), label: `look up order ${orderId}` }));
       },
-      command,
+      cancel: async (k, orderId, account, symbol) => {
+        const label = `cancel order ${orderId}`;
+        api.learn('tradingAccountId', String(account));
+        if (settings.order.cancelBy === 'delete') return api.send(authed(k, { method: 'DELETE', path: pathOf(settings, 'order', orderId), label }));
+        if (settings.paths.command === undefined) return undefined;
+        const json = cancelCommand(settings, { orderId, account, symbol: symbol ?? settings.order.symbol });
+        return api.send(authed(k, { method: 'POST', path: pathOf(settings, 'command'), json, label }));
+      },
+      command: (o) => orderCommand(settings, o),
+      formDoubt: (r) => {
+        if (orderAccepted || r.status < 400 || r.status >= 500 || r.status === 429) return undefined;
+        const unstated = ORDER_FORM.filter((setting) => !isStated(profile, 'exchange-session', setting));
+        if (unstated.length === 0) return undefined;
+        return `a valid order was refused (${r.status} ${r.text.slice(0, 120)}) before any order of this test was accepted, and the profile leaves ${unstated.map((u) => `settings.${u}`).join(', ')} to the harness's defaults: the refusal may rest on them (state them to hold the target to it)`;
+      },
     };
     await use(exchange);
   },

@@ -47,10 +47,11 @@ export const exchangeSession: InterfaceDescriptor<'exchange-session', ReturnType
     '    baseUrlCarries: /trading-api           # the sandbox address already ends with /trading-api',
     '    paths: { command: /trading-api/v2/command, custody: /trading-api/v1/wallets/limits/BTC }',
     '    hmacSignature: { hash: sha256, encoding: hex, secretEncoding: utf8 }',
-    '    ecdsaSignature: { format: der, encoding: base64 }',
+    '    ecdsaSignature: { format: der, encoding: base64, payloadJson: compact }',
+    '    loginWindowEnforced: true              # ECDSA logins must keep expirationTime 5 minutes after nonce (else a client rule only)',
     '    signedWrites: true                     # the public exchange signs every write (BX-TIMESTAMP, BX-SIGNATURE)',
     '    nonceTimeZone: UTC',
-    '    order: { symbol: BTCUSDC, farPrices: { buy: "1", sell: "10000000" }, quantityStep: "0.001" }',
+    '    order: { symbol: BTCUSDC, farPrices: { buy: "1", sell: "10000000" }, quantityStep: "0.001", cancelBy: command }',
   ].join('\n'),
   notApplicable: ({ profile, settings, baseUrl, credentials }) => {
     const scope = exchangeScope(settings as ExchangeSessionSettings, { writes: profile.writes, live: Boolean(baseUrl), pool: (credentials as { keys?: PoolKeyEntry[] } | undefined)?.keys ?? [] });

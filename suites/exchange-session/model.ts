@@ -55,15 +55,50 @@ function offsetMs(ms: number, timeZone: string): number {
 export const NEAR_MIDNIGHT_MS = 60_000;
 
 export function nearMidnight(now: Date, timeZone: string): boolean {
-  const day = dayOf(now, timeZone);
-  const t = BigInt(now.getTime()) * 1000n;
-  const margin = BigInt(NEAR_MIDNIGHT_MS) * 1000n;
-  return t - day.start < margin || day.end - t < margin;
+  return nearEdge(dayOf(now, timeZone), now);
 }
 
 /** lowerBound is the day's start; upperBound its last microsecond or the midnight that ends it (both readings). */
 export function rangeIsDay(lower: bigint, upper: bigint, day: Day): boolean {
   return lower === day.start && (upper === day.end - 1n || upper === day.end);
+}
+
+const HOUR_US = 3_600_000_000n;
+/** Every time zone's offset is a whole number of quarter hours, so each of its midnights falls on one. */
+const QUARTER_HOUR_US = 900_000_000n;
+
+/**
+ * The day a reported range stands for, where it is a whole calendar day of some time zone that holds `at`: lowerBound
+ * a midnight (a quarter hour), upperBound the day's last microsecond or the midnight that ends it, 23 to 25 hours
+ * later (daylight saving). What a target whose profile leaves the zone unstated is held to.
+ */
+export function dayOfSomeZone(lower: bigint, upper: bigint, at: Date): Day | undefined {
+  if (lower % QUARTER_HOUR_US !== 0n) return undefined;
+  const length = [23n, 24n, 25n].map((h) => h * HOUR_US).find((l) => upper === lower + l - 1n || upper === lower + l);
+  if (length === undefined) return undefined;
+  const t = BigInt(at.getTime()) * 1000n;
+  return t >= lower && t < lower + length ? { start: lower, end: lower + length } : undefined;
+}
+
+/** Whether `at` lies within NEAR_MIDNIGHT_MS of the day's start or end. */
+export function nearEdge(day: Day, at: Date): boolean {
+  const t = BigInt(at.getTime()) * 1000n;
+  const margin = BigInt(NEAR_MIDNIGHT_MS) * 1000n;
+  return t - day.start < margin || day.end - t < margin;
+}
+
+/** The nonce range of an answer: epoch microseconds as JSON numbers or strings of digits (the type is not shown). */
+export function rangeOf(body: unknown): { lower: bigint; upper: bigint } | undefined {
+  const b = body as { lowerBound?: unknown; upperBound?: unknown } | undefined;
+  const lower = micros(b?.lowerBound);
+  const upper = micros(b?.upperBound);
+  return lower === undefined || upper === undefined ? undefined : { lower, upper };
+}
+
+function micros(v: unknown): bigint | undefined {
+  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
+  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -84,6 +119,10 @@ export class NonceModel {
   /** Every nonce sent, whatever became of it. */
   private readonly sent: bigint[] = [];
 
+  /**
+   * `lower` and `upper`: the day's first and last microsecond. The midnight that ends the day (upper + 1) may be
+   * upperBound itself (A-NS-DAY-END): a nonce equal to it may be accepted or refused.
+   */
   constructor(
     readonly lower: bigint,
     readonly upper: bigint,
@@ -91,7 +130,8 @@ export class NonceModel {
 
   /** What a valid order with this nonce must get. */
   judge(n: bigint): NonceVerdict {
-    if (n < this.lower || n > this.upper) return { expect: 'refused', requirement: 'A-NONCE-IN-RANGE', why: `${n} lies outside [${this.lower}, ${this.upper}]` };
+    if (n === this.upper + 1n) return { expect: 'either', why: `${n} is the midnight that ends the day, which upperBound may be` };
+    if (n < this.lower || n > this.upper) return { expect: 'refused', requirement: 'A-NONCE-IN-RANGE', why: `${n} lies outside [${this.lower}, ${this.upper + 1n}]` };
     if (this.accepted.has(n)) return { expect: 'refused', requirement: 'A-NONCE-REUSE', why: `${n} was accepted before` };
     if (this.last !== undefined && n < this.last) return { expect: 'refused', requirement: 'A-NONCE-GREATER', why: `${n} is below the last accepted nonce ${this.last}` };
     // In range, unused and above the last accepted one: every reading accepts it when it is above everything sent...
@@ -108,8 +148,9 @@ export class NonceModel {
     if (accepted) {
       this.accepted.add(n);
       if (this.last === undefined || n > this.last) this.last = n;
-    } else if (otherReason || before.expect !== 'refused') {
-      // Refused though its nonce was fine (a broken body, or a target that refused a valid nonce): maybe used up.
+    } else if (otherReason || (before.expect !== 'refused' && n >= this.lower && n <= this.upper)) {
+      // Refused though its nonce was fine (a broken body, or a target that refused a valid nonce): maybe used up. The
+      // midnight that ends the day, refused, was refused as out of range.
       this.refusedOther.push(n);
     }
   }

@@ -1,19 +1,50 @@
-/** Reading orders back: acknowledgements, order records and decimal quantities, as the profile names them. */
+/**
+ * Reading orders back: acknowledgements, order records and decimal quantities. Where the profile leaves a record's
+ * member names or status values open, a record is read by any reading the spec lists (A-NS-ORDER-RECORD,
+ * A-NS-ORDER-STATES), the profile's own first: a default the harness guessed never fails a target that took another.
+ */
 import type { Reply } from '../../harness/http/client.ts';
 import type { OrderState, TimeInForce } from '../../harness/models/limit-book.ts';
-import { RequirementViolation } from '../../harness/verdicts.ts';
+import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
+import type { AccountId } from './commands.ts';
 import type { Exchange } from './exchange.ts';
 import { stateOf, type RecordState } from './model.ts';
+import type { ExchangeSessionSettings } from './settings.ts';
+import { stated } from './stated.ts';
 
 export const TIF_REQUIREMENT: Record<TimeInForce, string> = { GTC: 'A-TIF-GTC', IOC: 'A-TIF-IOC', FOK: 'A-TIF-FOK' };
 
-/** The orderId of an acknowledgement, or a violation of A-ORDER-ACK. */
-export function acknowledged(r: Reply): string {
-  const id = (r.json as { orderId?: unknown } | undefined)?.orderId;
+/** An acknowledged order: its id and the trading account it was placed for (a lookup may need it). */
+export interface Placed {
+  id: string;
+  account: AccountId;
+}
+
+/** Where an acknowledgement carries orderId (A-NS-ACK-BODY): at the top level, or inside a data envelope. */
+function orderIdOf(body: unknown): unknown {
+  const b = body as { orderId?: unknown; data?: { orderId?: unknown } } | undefined;
+  return b?.orderId ?? (b?.data && typeof b.data === 'object' ? b.data.orderId : undefined);
+}
+
+/**
+ * The orderId of an acknowledgement; else a violation of A-ORDER-ACK, or not tested where the refusal may rest on the
+ * order's form the profile leaves to its defaults (Exchange.formDoubt).
+ */
+export function acknowledged(ex: Exchange, r: Reply): string {
+  const id = orderIdOf(r.json);
   if (r.status !== 200 || (typeof id !== 'string' && typeof id !== 'number') || String(id) === '') {
-    throw new RequirementViolation('A-ORDER-ACK', `the order was answered ${r.status} ${r.text.slice(0, 200)}`, 'HTTP 200 carrying orderId', [r.exchange]);
+    const doubt = ex.formDoubt(r);
+    if (doubt) throw new NotTested(doubt);
+    throw new RequirementViolation('A-ORDER-ACK', `the order was answered ${r.status} ${r.text.slice(0, 200)}`, 'HTTP 200 carrying orderId (at the top level or in a data envelope)', [r.exchange]);
   }
   return String(id);
+}
+
+/** The reading of A-NS-ACK-BODY an acknowledgement shows. */
+export function ackReading(r: Reply): 'command-acknowledged' | 'bare-order-id' | 'data-envelope' {
+  const body = r.json as Record<string, unknown>;
+  if (body.orderId === undefined) return 'data-envelope';
+  return Object.keys(body).length === 1 ? 'bare-order-id' : 'command-acknowledged';
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -48,32 +79,41 @@ export function inSteps(value: unknown, step: string): number | undefined {
 // ---------------------------------------------------------------------------------------------------------------
 // Order records
 
+type Statuses = ExchangeSessionSettings['orderRecord']['statuses'];
+
+/** The readings the spec lists of A-NS-ORDER-RECORD (member names) and A-NS-ORDER-STATES (status values). */
+export const RECORD_NAMES = [
+  { reading: 'public-exchange-names', status: 'status', quantityFilled: 'quantityFilled' },
+  { reading: 'other-names', status: 'orderStatus', quantityFilled: 'executedQuantity' },
+] as const;
+export const RECORD_STATES = [
+  { reading: 'open-closed-cancelled', statuses: { open: ['OPEN'], filled: ['CLOSED'], cancelled: ['CANCELLED', 'REJECTED'] } },
+  { reading: 'detailed-lifecycle', statuses: { open: ['NEW', 'PARTIALLY_FILLED'], filled: ['FILLED'], cancelled: ['CANCELED', 'EXPIRED'] } },
+] as const;
+
+/** The names a record's member may have: the profile's where it states it, else the profile's and every listed reading's. */
+function namesOf(settings: ExchangeSessionSettings, member: 'status' | 'quantityFilled'): string[] {
+  const own = settings.orderRecord[member];
+  return stated(`orderRecord.${member}`) ? [own] : [...new Set([own, ...RECORD_NAMES.map((n) => n[member])])];
+}
+
+/** The status values of each state, read as namesOf reads member names. */
+export function statusesOf(settings: ExchangeSessionSettings): Statuses {
+  const own = settings.orderRecord.statuses;
+  const values = (state: keyof Statuses) => (stated(`orderRecord.statuses.${state}`) ? own[state] : [...new Set([...own[state], ...RECORD_STATES.flatMap((r) => r.statuses[state])])]);
+  return { open: values('open'), filled: values('filled'), cancelled: values('cancelled') };
+}
+
 export interface Observed {
   state: RecordState;
   /** Filled quantity in steps; undefined when the record does not say. */
   filled?: number;
   status: unknown;
+  /** The member that held the status. */
+  statusMember: string;
   reply: Reply;
-}
-
-/** Looks an order up; a lookup that is not 200, or a record without a documented status value, breaks A-ORDER-STATUS. */
-export async function observe(ex: Exchange, key: string, orderId: string): Promise<Observed> {
-  const r = await ex.lookup(key, orderId);
-  const rec = ex.settings.orderRecord;
-  const body = r.json as Record<string, unknown> | undefined;
-  const status = body?.[rec.status];
-  const state = stateOf(status, rec.statuses);
-  if (r.status !== 200 || state === 'unknown') {
-    const why = r.status !== 200 ? `answered ${r.status}` : `its ${rec.status} is ${JSON.stringify(status)}`;
-    throw new RequirementViolation('A-ORDER-STATUS', `the lookup of order ${orderId} ${why}`, `200 with ${rec.status} one of ${[...rec.statuses.open, ...rec.statuses.filled, ...rec.statuses.cancelled].join(', ')}`, [r.exchange]);
-  }
-  return { state, filled: inSteps(body?.[rec.quantityFilled], ex.settings.order.quantityStep), status, reply: r };
-}
-
-export interface Expected {
-  state: OrderState;
-  filled: number;
-  quantity: number;
+  /** How many lookups did not find the order before one did (an acknowledgement that precedes the matching). */
+  notFoundFirst: number;
 }
 
 /**
@@ -86,17 +126,63 @@ export function agrees(o: Observed, e: Expected): boolean {
   return e.state === 'cancelled' && e.filled > 0 && o.state === 'filled';
 }
 
+export interface Expected {
+  state: OrderState;
+  filled: number;
+  quantity: number;
+}
+
+/** A record as the profile (or, where it is silent, a listed reading) names its members. */
+function read(ex: Exchange, r: Reply, notFoundFirst: number): Observed {
+  const body = (r.json ?? {}) as Record<string, unknown>;
+  const statusMember = namesOf(ex.settings, 'status').find((n) => body[n] !== undefined) ?? ex.settings.orderRecord.status;
+  const filledMember = namesOf(ex.settings, 'quantityFilled').find((n) => body[n] !== undefined);
+  const status = body[statusMember];
+  return {
+    state: stateOf(status, statusesOf(ex.settings)),
+    filled: filledMember === undefined ? undefined : inSteps(body[filledMember], ex.settings.order.quantityStep),
+    status,
+    statusMember,
+    reply: r,
+    notFoundFirst,
+  };
+}
+
 /**
  * "The current status of an order is read by polling the order lookup": a record that still shows the order open
- * while the model says it is done is asked again until `withinMs`; a record in a final state is taken at once.
+ * while the model says it is done is asked again until `withinMs`, and so is an acknowledged order the lookup does not
+ * find yet (a deployment may acknowledge before it matches); a record in a final state is taken at once. A lookup
+ * still refused at the end, or a record without a status value of the profile (or a listed reading), breaks
+ * A-ORDER-STATUS.
  */
-export async function settle(ex: Exchange, key: string, orderId: string, e: Expected, withinMs: number): Promise<Observed> {
+export async function settle(ex: Exchange, key: string, order: Placed, e: Expected, withinMs: number): Promise<Observed> {
   const started = performance.now();
+  let notFound = 0;
   for (let pause = 20; ; pause = Math.min(500, pause * 2)) {
-    const o = await observe(ex, key, orderId);
-    if (agrees(o, e) || o.state !== 'open' || performance.now() - started + pause > withinMs) return o;
-    await new Promise((r) => setTimeout(r, pause));
+    const r = await ex.lookup(key, order.id, order.account);
+    const late = performance.now() - started + pause > withinMs;
+    const refused = r.status >= 400 && r.status < 500 && r.status !== 429;
+    if (refused && !late) {
+      notFound++;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      continue;
+    }
+    const o = read(ex, r, notFound);
+    if (r.status !== 200 || o.state === 'unknown') {
+      const why = r.status !== 200 ? `answered ${r.status}${notFound ? ` (and ${notFound} times before, over ${Math.round(performance.now() - started)} ms)` : ''}` : `its ${o.statusMember} is ${JSON.stringify(o.status)}`;
+      const values = statusesOf(ex.settings);
+      throw new RequirementViolation('A-ORDER-STATUS', `the lookup of order ${order.id} ${why}`, `200 with ${namesOf(ex.settings, 'status').join(' or ')} one of ${[...values.open, ...values.filled, ...values.cancelled].join(', ')}`, [r.exchange]);
+    }
+    if (agrees(o, e) || o.state !== 'open' || late) return o;
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
+}
+
+/** The readings of A-NS-ORDER-RECORD and A-NS-ORDER-STATES a record shows (where it shows a listed one). */
+export function recordReadings(o: Observed): Array<[point: string, reading: string]> {
+  const names = RECORD_NAMES.find((n) => n.status === o.statusMember)?.reading;
+  const states = RECORD_STATES.find((r) => Object.values(r.statuses).some((v: readonly string[]) => v.includes(String(o.status))))?.reading;
+  return [...(names ? [['A-NS-ORDER-RECORD', names] as [string, string]] : []), ...(states ? [['A-NS-ORDER-STATES', states] as [string, string]] : [])];
 }
 
 export function describe(o: Observed): string {

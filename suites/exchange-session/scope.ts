@@ -1,3 +1,4 @@
+import { canCancel } from './commands.ts';
 import type { ExchangeSessionSettings, PoolKeyEntry } from './settings.ts';
 
 /** What a profile lets the exchange-session suite judge, and why the rest is not applicable. */
@@ -35,8 +36,11 @@ export function exchangeScope(settings: ExchangeSessionSettings, o: { writes: bo
     operations['GET /trading-api/v2/orders/{orderId}'] = `${why}, so there is no order to look up`;
     na(WRITE_REQUIREMENTS, why);
   }
-  if (settings.paths.command === undefined) {
-    na(['A-TIF-GTC'], 'the profile names no cancel command (settings.paths.command): an order that could rest is never sent');
+  if (!canCancel(settings)) {
+    na(['A-TIF-GTC'], 'the profile names no way to cancel an order (settings.paths.command, or settings.order.cancelBy delete): an order that could rest is never sent');
+  }
+  if (!settings.loginWindowEnforced) {
+    na(['A-LOGIN-ECDSA-EXPIRY-WINDOW'], 'the profile says the deployment leaves "expirationTime is 5 minutes after nonce" to the client (settings.loginWindowEnforced)');
   }
   if (settings.paths.custody === undefined) {
     na(['A-KEY-SCOPE-HMAC', 'A-KEY-SCOPE-ECDSA'], 'the profile names no custody endpoint (settings.paths.custody)');
@@ -49,8 +53,8 @@ export function exchangeScope(settings: ExchangeSessionSettings, o: { writes: bo
     }
     if (!has('hmac', true) && !has('ecdsa', true)) na(['A-LOGIN-WHITELIST'], 'no key of the profile has a whitelist that leaves the harness out (whitelistExcludesHarness)');
   }
-  // Crossing orders may rest: against a live target only where the profile says the market is the harness's alone and
-  // gives a way to cancel what is left.
-  const crossing = o.writes && (!o.live || (settings.order.crossingOrders && settings.paths.command !== undefined));
+  // Crossing orders may rest: only where the profile gives a way to cancel what is left, and against a live target only
+  // where it says the market is the harness's alone.
+  const crossing = o.writes && canCancel(settings) && (!o.live || settings.order.crossingOrders);
   return { operations, requirements, orders: o.writes, crossing };
 }

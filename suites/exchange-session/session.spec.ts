@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Reply } from '../../harness/http/client.ts';
+import { mustBeRefused, pathDoubt } from './answers.ts';
 import { pathOf, sessionFor } from './auth.ts';
 import { test, reqTags, deviation, NotTested, RequirementViolation } from './exchange.ts';
-import { dayOf, nearMidnight, rangeIsDay } from './model.ts';
+import { dayOf, dayOfSomeZone, nearEdge, nearMidnight, rangeIsDay, rangeOf } from './model.ts';
+import { stated } from './stated.ts';
 
 test.describe('sessions, trading accounts and the nonce range', () => {
-  test('an authenticated request needs the login\'s token: none, a non-JWT and a foreign JWT are refused', { tag: reqTags('A-TOKEN-REQUIRED') }, async ({ exchange: ex, api, secrets, verify }) => {
+  test('an authenticated request needs the login\'s token: none, a non-JWT and a foreign JWT are refused', { tag: reqTags('A-TOKEN-REQUIRED') }, async ({ exchange: ex, api, secrets, verify, reading }) => {
     const key = await ex.sessionKey();
     const { token } = await sessionFor(secrets, key, api.authenticationContext());
     const accounts = pathOf(ex.settings, 'tradingAccounts');
@@ -22,23 +24,31 @@ test.describe('sessions, trading accounts and the nonce range', () => {
       ];
       for (const [what, headers] of tries) {
         const r = await api.send({ method: 'GET', path: accounts, headers, label: `trading accounts with ${what}` });
-        if (r.status === 200) throw new RequirementViolation('A-TOKEN-REQUIRED', `trading accounts with ${what} were answered 200`, 'a refusal', [r.exchange]);
+        mustBeRefused(r, 'A-TOKEN-REQUIRED', `the trading accounts asked for with ${what}`);
+        if (r.status === 401 || r.status === 403) reading('A-NS-AUTH-STATUS', r.status === 401 ? 'unauthorized' : 'forbidden');
       }
     });
   });
 
   // Every response is validated against the spec as it arrives; this test also answers for that (GEN-SCHEMA, GEN-CONTENT-TYPE).
-  test('trading accounts carry tradingAccountId and rateLimitToken; presenting that token breaks nothing', { tag: reqTags('A-ACCOUNTS-FIELDS', 'A-RATELIMIT-TOKEN', 'A-GEN-SCHEMA', 'A-GEN-CONTENT-TYPE') }, async ({ exchange: ex, verify }) => {
+  test('trading accounts carry tradingAccountId and rateLimitToken; presenting that token breaks nothing', { tag: reqTags('A-ACCOUNTS-FIELDS', 'A-RATELIMIT-TOKEN', 'A-GEN-SCHEMA', 'A-GEN-CONTENT-TYPE') }, async ({ exchange: ex, verify, reading }) => {
     const key = await ex.sessionKey();
     let tokenToPresent: string | undefined;
     await verify('A-ACCOUNTS-FIELDS', async () => {
       const r = await ex.read(key, 'tradingAccounts');
+      const doubt = pathDoubt(r, 'tradingAccounts');
+      if (doubt) throw new NotTested(doubt);
       if (r.status !== 200 || !Array.isArray(r.json)) throw deviation(`the trading accounts were answered ${r.status} ${r.text.slice(0, 200)}`, '200 with an array of trading accounts');
       const list = r.json as Array<Record<string, unknown> | null>;
       if (list.length === 0) throw new NotTested('the key\'s user has no trading account to look at');
       const bad = list.filter((a) => !a || a.tradingAccountId === undefined || a.rateLimitToken === undefined);
       if (bad.length) throw deviation(`${bad.length} of ${list.length} trading accounts lack tradingAccountId or rateLimitToken: ${JSON.stringify(bad[0]).slice(0, 200)}`, 'both members on every element');
-      tokenToPresent = String(list[0]!.rateLimitToken);
+      const first = list[0]!;
+      const more = Object.keys(first).filter((k) => k !== 'tradingAccountId' && k !== 'rateLimitToken');
+      const fields = more.length === 0 ? 'documented-only' : more.includes('isPrimaryAccount') || more.includes('tradingAccountName') ? 'name-and-primary-flag' : undefined;
+      reading('A-NS-ACCOUNT-FIELDS', fields, fields ? undefined : `also ${more.join(', ')}`);
+      reading('A-NS-ID-TYPES', typeof first.tradingAccountId === 'number' ? 'integers' : 'digit-strings');
+      tokenToPresent = String(first.rateLimitToken);
     });
     await verify('A-RATELIMIT-TOKEN', async () => {
       if (!tokenToPresent) throw new NotTested('no trading account gave a rateLimitToken to present');
@@ -51,24 +61,34 @@ test.describe('sessions, trading accounts and the nonce range', () => {
     });
   });
 
-  test('the nonce range is the current day in epoch microseconds', { tag: reqTags('A-NONCE-RANGE-DAY') }, async ({ exchange: ex, verify }) => {
+  test('the nonce range is the current day in epoch microseconds', { tag: reqTags('A-NONCE-RANGE-DAY') }, async ({ exchange: ex, verify, reading }) => {
     const key = await ex.sessionKey();
     await verify('A-NONCE-RANGE-DAY', async () => {
       const zone = ex.settings.nonceTimeZone;
+      // Where the profile leaves the zone of "the current day" unstated, the day of any zone will do (A-NS-DAY).
+      const anyZone = !stated('nonceTimeZone');
       const asked = new Date();
       const r = await ex.read(key, 'nonce');
-      if (nearMidnight(asked, zone) || nearMidnight(new Date(), zone)) throw new NotTested(`asked within a minute of midnight (${zone}): the target may count either day`);
-      const body = r.json as { lowerBound?: unknown; upperBound?: unknown } | undefined;
-      const lower = micros(body?.lowerBound);
-      const upper = micros(body?.upperBound);
+      const answered = new Date();
+      const range = r.status === 200 ? rangeOf(r.json) : undefined;
       const day = dayOf(asked, zone);
-      if (r.status !== 200 || lower === undefined || upper === undefined || !rangeIsDay(lower, upper, day)) {
-        throw new RequirementViolation('A-NONCE-RANGE-DAY', `the nonce range was answered ${r.status} ${r.text.slice(0, 200)}`, `200 with lowerBound ${day.start} and upperBound ${day.end - 1n} or ${day.end} (the day in ${zone}, epoch microseconds)`, [r.exchange]);
+      const someDay = range && anyZone ? dayOfSomeZone(range.lower, range.upper, asked) : undefined;
+      const near = someDay ? nearEdge(someDay, asked) || nearEdge(someDay, answered) : nearMidnight(asked, zone) || nearMidnight(answered, zone);
+      if (near) throw new NotTested(`asked within a minute of midnight (${someDay ? 'the reported day\'s' : zone}): the target may count either day`);
+      const doubt = pathDoubt(r, 'nonce');
+      if (doubt) throw new NotTested(doubt);
+      if (!range || !(rangeIsDay(range.lower, range.upper, day) || someDay)) {
+        const expected = `200 with lowerBound ${day.start} and upperBound ${day.end - 1n} or ${day.end} (the day in ${zone}, epoch microseconds)${anyZone ? ', or the current day of another time zone (the profile states none)' : ''}`;
+        throw new RequirementViolation('A-NONCE-RANGE-DAY', `the nonce range was answered ${r.status} ${r.text.slice(0, 200)}`, expected, [r.exchange]);
       }
+      const utc = dayOf(asked, 'UTC');
+      reading('A-NS-DAY', rangeIsDay(range.lower, range.upper, utc) ? 'utc' : 'exchange-local-zone');
+      reading('A-NS-NONCE-RANGE-TYPES', typeof (r.json as { lowerBound?: unknown }).lowerBound === 'string' ? 'digit-strings' : 'numbers');
+      reading('A-NS-DAY-END', range.upper === (someDay ?? day).end ? 'next-midnight' : 'last-microsecond');
     });
   });
 
-  test('ECDSA keys reach custody and trading endpoints; HMAC keys trading endpoints only', { tag: reqTags('A-KEY-SCOPE-HMAC', 'A-KEY-SCOPE-ECDSA') }, async ({ exchange: ex, api, secrets, verify, notApplicable }) => {
+  test('ECDSA keys reach custody and trading endpoints; HMAC keys trading endpoints only', { tag: reqTags('A-KEY-SCOPE-HMAC', 'A-KEY-SCOPE-ECDSA') }, async ({ exchange: ex, api, secrets, verify, notApplicable, reading }) => {
     for (const id of ['A-KEY-SCOPE-HMAC', 'A-KEY-SCOPE-ECDSA']) if (ex.scope.requirements[id]) notApplicable(id, ex.scope.requirements[id]);
     if (ex.settings.paths.custody === undefined) return;
     const sessionOfType = async (type: 'hmac' | 'ecdsa') => {
@@ -77,37 +97,41 @@ test.describe('sessions, trading accounts and the nonce range', () => {
       await sessionFor(secrets, key, api.authenticationContext());
       return key;
     };
+    // The custody endpoint answering an ECDSA session: the control beside which an HMAC session's refusal there counts.
+    let custodyReached: string | undefined;
+    let ecdsaTried = false;
+    const ecdsaAtCustody = async (): Promise<Reply[]> => {
+      ecdsaTried = true;
+      const key = await sessionOfType('ecdsa');
+      if (!key) throw new NotTested('no ECDSA key of the pool came free');
+      const custody = await ex.read(key, 'custody');
+      if (custody.status === 200) custodyReached = key;
+      return [custody, await ex.read(key, 'tradingAccounts')];
+    };
     if (!ex.scope.requirements['A-KEY-SCOPE-ECDSA']) {
       await verify('A-KEY-SCOPE-ECDSA', async () => {
-        const key = await sessionOfType('ecdsa');
-        if (!key) throw new NotTested('no ECDSA key of the pool came free');
-        const custody = await ex.read(key, 'custody');
-        const trading = await ex.read(key, 'tradingAccounts');
-        const refused = [custody, trading].filter((r) => r.status !== 200);
+        const refused = (await ecdsaAtCustody()).filter((r) => r.status !== 200);
         if (refused.length) throw new RequirementViolation('A-KEY-SCOPE-ECDSA', `an ECDSA session was answered ${refused.map(statusLine).join(' and ')}`, '200 on the custody and the trading endpoint', refused.map((r) => r.exchange));
       });
     }
     if (!ex.scope.requirements['A-KEY-SCOPE-HMAC']) {
       await verify('A-KEY-SCOPE-HMAC', async () => {
+        if (!ecdsaTried) await ecdsaAtCustody();
+        if (!custodyReached) throw new NotTested('no ECDSA session reached the custody endpoint, so a refusal of an HMAC session there proves nothing');
         const key = await sessionOfType('hmac');
         if (!key) throw new NotTested('no HMAC key of the pool came free');
         const trading = await ex.read(key, 'tradingAccounts');
         if (trading.status !== 200) throw new NotTested(`the HMAC session was refused at the trading endpoint too (${trading.status}): a refusal at custody proves nothing`);
         const custody = await ex.read(key, 'custody');
-        if (custody.status === 200) throw new RequirementViolation('A-KEY-SCOPE-HMAC', `an HMAC session reached the custody endpoint ${ex.settings.paths.custody} (200)`, 'a refusal', [custody.exchange]);
+        mustBeRefused(custody, 'A-KEY-SCOPE-HMAC', `an HMAC session's request to the custody endpoint ${ex.settings.paths.custody}`);
+        const scopeStatus = ({ 403: 'forbidden', 401: 'unauthorized', 404: 'not-found' } as Record<number, string>)[custody.status];
+        reading('A-NS-SCOPE-STATUS', scopeStatus, scopeStatus ? undefined : `refused ${custody.status}`);
       });
     }
   });
 });
 
 const statusLine = (r: Reply) => `${r.exchange.request.method} ${r.exchange.requestPath}: ${r.status}`;
-
-/** Epoch microseconds as a JSON number or a string of digits (the type is not shown). */
-function micros(v: unknown): bigint | undefined {
-  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
-  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
-  return undefined;
-}
 
 /** A JWT with the real token's header and claims, signed with a key the target never had. */
 async function foreignToken(real: string): Promise<string> {

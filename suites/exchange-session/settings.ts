@@ -45,6 +45,11 @@ const schemas = builtOnce(() => {
       /** `der`: ASN.1 SEQUENCE{r, s}; `compact`: r||s, 64 bytes. */
       format: Type.Union([Type.Literal('der'), Type.Literal('compact')], { default: 'der' }),
       encoding: Type.Union([Type.Literal('hex'), Type.Literal('base64'), Type.Literal('base64url')], { default: 'base64' }),
+      /**
+       * Which text "the JSON string of loginPayload" is: `compact` (no spaces, as JSON.stringify writes it) or `spaced`
+       * (", " and ": " between members, as Python's json.dumps writes it). Members go in the document's order either way.
+       */
+      payloadJson: Type.Union([Type.Literal('compact'), Type.Literal('spaced')], { default: 'compact' }),
     },
     { additionalProperties: false, default: {} },
   );
@@ -61,6 +66,8 @@ const schemas = builtOnce(() => {
           price: Type.String({ default: 'price' }),
           quantity: Type.String({ default: 'quantity' }),
           tradingAccountId: Type.String({ default: 'tradingAccountId' }),
+          /** The member of a client order id, where the deployment requires one: every order then gets a fresh positive integer (as a string). */
+          clientOrderId: Type.Optional(Type.String()),
         },
         { additionalProperties: false, default: {} },
       ),
@@ -73,6 +80,11 @@ const schemas = builtOnce(() => {
       farPrices: Type.Object({ buy: Type.String({ default: '1' }), sell: Type.String({ default: '10000000' }) }, { additionalProperties: false, default: {} }),
       /** The smallest quantity the market takes; generated quantities are multiples of it. */
       quantityStep: Type.String({ default: '0.001' }),
+      /**
+       * How an order is cancelled: `command` posts the cancel command below to paths.command; `delete` sends DELETE to
+       * the order's lookup path (with BX-NONCE, no body).
+       */
+      cancelBy: Type.Union([Type.Literal('command'), Type.Literal('delete')], { default: 'command' }),
       /** The cancel command's body; `{orderId}`, `{symbol}` and `{tradingAccountId}` are filled in. */
       cancel: Type.Record(Type.String(), Type.String(), {
         default: { commandType: 'V3CancelOrder', orderId: '{orderId}', symbol: '{symbol}', tradingAccountId: '{tradingAccountId}' },
@@ -162,6 +174,11 @@ const schemas = builtOnce(() => {
          * does), or the message itself.
          */
         writeSignatureInput: Type.Union([Type.Literal('sha256-hex'), Type.Literal('message')], { default: 'sha256-hex' }),
+        /**
+         * Whether the deployment refuses an ECDSA login whose expirationTime is not 5 minutes after its nonce. The
+         * document states it as a client rule: a target is held to it only where the profile states true.
+         */
+        loginWindowEnforced: Type.Boolean({ default: true }),
         /** The time zone of "the current day" of the nonce range (an IANA name). */
         nonceTimeZone: Type.String({ default: 'UTC' }),
         order: OrderSettings,

@@ -226,7 +226,7 @@ describe('keys and logins', () => {
 
   test('ECDSA login with compact base64url signatures', async () => {
     const ref = await reference(undefined, {}, (s) => {
-      s.ecdsaSignature = { format: 'compact', encoding: 'base64url' };
+      s.ecdsaSignature = { format: 'compact', encoding: 'base64url', payloadJson: 'compact' };
     });
     assert.equal((await ecdsaLogin(ref, await ecdsaKey(ref))).status, 200);
   });

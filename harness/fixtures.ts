@@ -430,6 +430,7 @@ async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyContext):
   const saw = (id: string) => void seen.add(id);
   let outage: string | undefined;
   let inconclusive: string | undefined;
+  let untested: string | undefined;
   let cases = 0;
   for (;;) {
     const run = await runProperty(
@@ -459,7 +460,13 @@ async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyContext):
     if (outage || !run.failed) break;
     const err = run.error;
     const c = await classify(err, api);
-    if (c.kind === 'inconclusive' || c.kind === 'not-tested') {
+    // A case that says it cannot be judged (what it needs, the profile does not state) ends the property untested:
+    // not the environment's trouble, and never the target's.
+    if (c.kind === 'not-tested') {
+      untested = c.message;
+      break;
+    }
+    if (c.kind === 'inconclusive') {
       if (c.message.startsWith('outage')) outage = c.message;
       else inconclusive = c.message;
       break;
@@ -504,6 +511,7 @@ async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyContext):
     if (outage) recorder.record(id, 'inconclusive', outage);
     else if (inconclusive) recorder.record(id, 'inconclusive', inconclusive);
     else if (seen.has(id)) recorder.record(id, 'passed');
+    else if (untested) recorder.record(id, 'not-tested', untested);
     else recorder.record(id, 'not-tested', `none of the ${cases} generated cases reached the condition this requirement is about`);
   }
 }

@@ -59,9 +59,10 @@ export function deepMerge(into: Json, patch: Readonly<Json>): Json {
 
 /**
  * Applies the readings asked to a profile as parsed (before it is checked and its defaults filled in), for the
- * interfaces in scope (all of the profile's unless narrowed, as --interfaces does). A reading of a live target is refused: only the embedded reference can be told what to do.
+ * interfaces in scope (all of the profile's unless narrowed, as --interfaces does); `unstated` leaves out what a
+ * tester would state (the readings' settings), as for a profile that does not know them. A reading of a live target is refused: only the embedded reference can be told what to do.
  */
-export function applyReadings(data: unknown, ask: ReadingsAsk, narrowed?: readonly string[]): void {
+export function applyReadings(data: unknown, ask: ReadingsAsk, narrowed?: readonly string[], o: { unstated?: boolean } = {}): void {
   const interfaces = (isObject(data) && isObject(data.interfaces) ? data.interfaces : {}) as Record<string, Json>;
   const scope = narrowed ?? Object.keys(interfaces);
   const asked = ask === 'other' ? scope.filter((name) => isObject(interfaces[name]?.reference)).flatMap(firstOtherReadings) : ask;
@@ -73,7 +74,8 @@ export function applyReadings(data: unknown, ask: ReadingsAsk, narrowed?: readon
     const reference = deepMerge(entry.reference, reading.reference ?? {});
     reference.readings = { ...(isObject(reference.readings) ? reference.readings : {}), [a.point]: a.reading };
     entry.reference = reference;
-    if (reading.settings) entry.settings = deepMerge(isObject(entry.settings) ? entry.settings : {}, reading.settings);
+    // Unstated: the profile of a tester who does not know the reading (it must then never be failed for taking it).
+    if (reading.settings && !o.unstated) entry.settings = deepMerge(isObject(entry.settings) ? entry.settings : {}, reading.settings);
     if (reading.credentials) entry.credentials = deepMerge(isObject(entry.credentials) ? entry.credentials : {}, reading.credentials);
   }
 }

@@ -42,6 +42,8 @@ Options:
   --readings R           start the embedded references in other readings of the open points their documents leave
                          to a deployment: other (every point in its first other reading), or <open point>=<reading>,
                          repeated or comma-separated (npm run reference -- IFACE --list-readings lists them)
+  --unstated             with --readings: the profile does not state what a tester of those readings would (their
+                         settings), as for a deployment whose choices nobody told the harness
   --workers N            parallel workers (default 2)
   --max-minutes N        refuse to start when the planned work cannot fit in N minutes (also maxRunMinutes in the profile)
   --out DIR              write the reports into DIR (default reports/runs/<time>-<run id>, linked as reports/latest)
@@ -74,6 +76,7 @@ function parse() {
       list: { type: 'boolean' },
       fault: { type: 'string', multiple: true },
       readings: { type: 'string', multiple: true },
+      unstated: { type: 'boolean' },
       grep: { type: 'string' },
       replay: { type: 'string' },
       workers: { type: 'string' },
@@ -103,7 +106,8 @@ let profile: Profile;
 try {
   const ask = args.readings?.length ? parseReadings(args.readings) : undefined;
   const narrowed = args.interfaces?.split(',').map((s) => s.trim()).filter(Boolean);
-  profile = loadProfile(profileFile, ask && ((data) => applyReadings(data, ask, narrowed)));
+  if (args.unstated && !ask) throw new Error('--unstated goes with --readings');
+  profile = loadProfile(profileFile, ask && ((data) => applyReadings(data, ask, narrowed, { unstated: args.unstated })));
 } catch (e) {
   cannotRun((e as Error).message);
 }

@@ -43,6 +43,19 @@ export function judgeValid(code: number, s: RunSummary | undefined, mustFlag: st
 }
 
 /**
+ * A deployment whose choices the profile does not state (--readings other --unstated): what the harness cannot know it
+ * may leave untested, never fail. No requirement failed and no check broke; undecided ones are allowed but named.
+ */
+export function judgeUnstated(code: number, s: RunSummary | undefined): string | undefined {
+  if (!s) return `no summary (exit ${code})`;
+  const failed = s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed').map((r) => `${r.id} (${(r.message ?? '').split('\n')[0].slice(0, 160)})`));
+  if (failed.length || s.brokenTests.length || code === 1) {
+    return `a reading the profile does not state was failed: ${failed.join('; ') || 'none'}${s.brokenTests.length ? `; broken: ${s.brokenTests.map((b) => `${b.test}: ${b.error.split('\n')[0]}`).join('; ')}` : ''} (exit ${code})`;
+  }
+  return undefined;
+}
+
+/**
  * A seeded fault is detected when every requirement it names fails, no check broke or was left undecided (a crash is
  * not detection), and nothing outside its catalogue entry fails (a check that blames the wrong requirement is a
  * defect too). The (check, requirement) pairs whose failure it shows are what it proves.

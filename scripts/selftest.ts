@@ -23,7 +23,7 @@ import { REGISTRY, isInterfaceName } from '../harness/registry.ts';
 import { summaryProblems } from '../harness/reporter/summary-schema.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
-import { checkName, consistency, judgeFault, judgeValid, pairKey, readingsOutsideTheirRequirements, unproven, verdictDifferences, type Pair } from './selftest-judge.ts';
+import { checkName, consistency, judgeFault, judgeUnstated, judgeValid, pairKey, readingsOutsideTheirRequirements, unproven, verdictDifferences, type Pair } from './selftest-judge.ts';
 import { firstOtherReadings } from '../harness/readings.ts';
 import { faultsMeetingOpenPoints, singleReadingLanes, tagsOf } from './selftest-readings.ts';
 
@@ -95,6 +95,9 @@ if (!values.interface) runs.push(...shardRuns);
 // every check), then each reading alone (quick depth, the tests of the requirements its point meets).
 const OTHER_READINGS = 'valid reference.yaml in other readings';
 runs.push({ name: OTHER_READINGS, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--strict', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
+// The same deployments with a profile that does not state what their testers would: never a failure (a default the
+// harness guessed is not the target's fault), at most untested.
+runs.push({ name: `${OTHER_READINGS}, unstated`, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--unstated', '--strict', '--depth', 'quick', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeUnstated(code, s) }) });
 for (const lane of singleReadingLanes(covered.map((d) => d.name), (name, id) => claimed.some((p) => p.interfaceName === name && p.requirement === id))) {
   runs.push({
     name: `reading ${lane.readings.map((r) => `${r.point}=${r.reading}`).join(' + ')}`,

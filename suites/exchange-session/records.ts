@@ -167,6 +167,11 @@ export async function settle(ex: Exchange, key: string, order: Placed, e: Expect
       await new Promise((resolve) => setTimeout(resolve, pause));
       continue;
     }
+    // A lookup refused to the end may want more than the document shows (A-NS-LOOKUP-ACCOUNT: the order's trading
+    // account, say): a failure only where the profile states what the lookup needs (its extras, even none).
+    if (refused && !stated('extras')) {
+      throw new NotTested(`the lookup of order ${order.id} was refused (${r.status} ${r.text.slice(0, 120)}) over ${Math.round(performance.now() - started)} ms: a deployment may need more than the document shows to look an order up (a trading account id): state what it needs in settings.extras ("GET /trading-api/v2/orders/{orderId}"), or extras: {} for nothing more`);
+    }
     const o = read(ex, r, notFound);
     if (r.status !== 200 || o.state === 'unknown') {
       const why = r.status !== 200 ? `answered ${r.status}${notFound ? ` (and ${notFound} times before, over ${Math.round(performance.now() - started)} ms)` : ''}` : `its ${o.statusMember} is ${JSON.stringify(o.status)}`;

@@ -63,6 +63,11 @@ export interface Reply<T = any> {
   /** Monotonic times (performance.now) around the exchange: the server handled it in between. */
   sentAt: number;
   receivedAt: number;
+  /**
+   * When the response head was in (status and headers), before its body was read: the server had decided the answer
+   * by then. A streamed reply's head can come long before its body ends.
+   */
+  headersAt: number;
   exchange: Exchange;
 }
 
@@ -316,6 +321,7 @@ export class Client {
     try {
       // The agent's own request: undici's top-level request would parse the URL again.
       const res = await agentFor(timeoutMs, spec.from).request({ origin, path: to.target, method: spec.method as Dispatcher.HttpMethod, headers, ...(body === undefined ? {} : { body }) });
+      const headersAt = performance.now();
       const text = await res.body.text();
       const receivedAt = performance.now();
       silence.answered(origin);
@@ -349,6 +355,7 @@ export class Client {
         },
         sentAt,
         receivedAt,
+        headersAt,
         exchange,
       };
     } catch (e) {

@@ -59,6 +59,12 @@ export const faults = [
     violates: ['E-CLIENT-ID-XFF-FIRST'],
   },
   {
+    name: 'xff-ipv6-refused',
+    description:
+      'Refuses a request whose X-Forwarded-For holds an IPv6 or IPv4-mapped IPv6 address with 400 Bad Request, as a header check written for IPv4 only does, instead of identifying the client by it.',
+    violates: ['E-CLIENT-ID-XFF-FIRST'],
+  },
+  {
     name: 'x-real-ip-ignored',
     description: 'Ignores X-Real-IP and falls back to the socket address, so every client known only by X-Real-IP shares the socket counter.',
     violates: ['E-CLIENT-ID-XREALIP'],

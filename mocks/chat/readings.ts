@@ -2,12 +2,19 @@
 // first of each is the reference's default.
 import type { OpenPointReadings } from '../readings.ts';
 
-/** The API key a deployment taking E-NS-AUTH's bearer readings asks for (its tester writes it into the profile's extras). */
-export const READING_API_KEY = 'chat-reading-key';
 /** The api-version a deployment taking E-NS-EXTRA-INPUT's api-version-query reading serves. */
 export const READING_API_VERSION = '2024-10-21';
+/** E-NS-REPLY-TIME model-latency: how long an allowed reply waits for its (simulated) language model. */
+export const MODEL_LATENCY_MS = 1000;
+/** The credential a deployment taking E-NS-AUTH's bearer readings asks for: its value is drawn for the run. */
+export const API_KEY_CREDENTIAL = 'apiKey';
 
-const bearer = { extras: { 'POST /api/chat': { headers: { Authorization: `Bearer ${READING_API_KEY}` } } } };
+// The tester of a deployment that asks for an API key names the credential in the profile's extras; the key itself
+// comes from an environment variable (drawn at random for the run against the reference), never from the profile.
+const bearer = {
+  settings: { extras: { 'POST /api/chat': { headers: { Authorization: `Bearer {credential:${API_KEY_CREDENTIAL}}` } } } },
+  credentials: { [API_KEY_CREDENTIAL]: 'CHAT_API_KEY' },
+};
 
 export const readings = [
   // The body of an allowed reply: the reference's own JSON, server-sent events (what AI chat endpoints commonly stream),
@@ -16,7 +23,7 @@ export const readings = [
   // No authentication, or an API key as a bearer token, checked after or before the limiter.
   {
     point: 'E-NS-AUTH',
-    readings: [{ name: 'none' }, { name: 'bearer-after-limiter', settings: bearer }, { name: 'bearer-before-limiter', settings: bearer }],
+    readings: [{ name: 'none' }, { name: 'bearer-after-limiter', ...bearer }, { name: 'bearer-before-limiter', ...bearer }],
   },
   { point: 'E-NS-DEVELOPMENT-MODE', readings: [{ name: 'client-id', reference: { developmentModeReading: 'client-id' } }, { name: 'connection', reference: { developmentModeReading: 'connection' } }] },
   { point: 'E-NS-CHECK-ORDER', readings: [{ name: 'limit-first' }, { name: 'parse-first' }, { name: 'validate-first' }] },
@@ -35,13 +42,14 @@ export const readings = [
     readings: [
       { name: 'none' },
       { name: 'api-version-query', settings: { extras: { 'POST /api/chat': { query: { 'api-version': READING_API_VERSION } } } } },
-      // A required body member: the profile has no way to state one (extras carry query parameters and headers only).
-      { name: 'model-member' },
+      // A required body member: its tester states what every chat request carries beside its messages.
+      { name: 'model-member', settings: { requestMembers: { model: 'reference' } } },
     ],
   },
   { point: 'E-NS-IPV6-KEY', readings: [{ name: 'full-address' }, { name: 'subnet-56' }] },
   { point: 'E-NS-CLIENT-ID-FORMAT', readings: [{ name: 'as-is' }, { name: 'first-valid-ip' }] },
   { point: 'E-NS-LIMITED-BODY-MEMBERS', readings: [{ name: 'documented-members' }, { name: 'with-limit-details' }] },
   { point: 'E-NS-LIMITED-MEDIA-TYPE', readings: [{ name: 'application-json' }, { name: 'problem-json' }] },
-  { point: 'E-NS-REPLY-TIME', readings: [{ name: 'immediate' }, { name: 'model-latency' }] },
+  // A tester knows how long the deployment's model takes to answer.
+  { point: 'E-NS-REPLY-TIME', readings: [{ name: 'immediate' }, { name: 'model-latency', settings: { replyMs: MODEL_LATENCY_MS } }] },
 ] as const satisfies readonly OpenPointReadings[];

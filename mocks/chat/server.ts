@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Router from 'find-my-way';
 import type { components } from '../../generated/chat.js';
 import { faults } from './faults.js';
-import { READING_API_KEY, READING_API_VERSION, readings } from './readings.js';
+import { API_KEY_CREDENTIAL, MODEL_LATENCY_MS, READING_API_VERSION, readings } from './readings.js';
 import { MAX_BODY_BYTES, faultSwitch, listen, readBody, sendJson } from '../plumbing.js';
 import { readingSwitch } from '../readings.js';
 import type { ChatSettings } from '../../harness/profile/types.js';
@@ -47,8 +47,7 @@ export const LIMIT_MESSAGE = 'Has superado el límite de solicitudes. Por favor,
 export const USTED_LIMIT_MESSAGE = 'Demasiadas solicitudes: ha superado el límite permitido. Por favor, inténtelo de nuevo en unos segundos.';
 /** What the 'message-english' fault sends instead: a translation left in from a template. */
 export const ENGLISH_LIMIT_MESSAGE = 'You have exceeded the request limit. Please try again in a few seconds.';
-/** E-NS-REPLY-TIME model-latency: how long an allowed reply waits for its (simulated) language model. */
-export const MODEL_LATENCY_MS = 1000;
+export { MODEL_LATENCY_MS };
 /** E-NS-BODY-SIZE hundred-kilobytes: the body limit of Express's body-parser by default. */
 export const SMALL_BODY_BYTES = 100 * 1024;
 /** The pause between two chunks of a streamed reply (E-NS-SUCCESS-BODY's stream readings). */
@@ -71,6 +70,8 @@ const ANSWERED = Symbol('answered');
 export async function start(options: StartOptions): Promise<RunningServer> {
   const on = faultSwitch(faults, 'chat', options.fault);
   const reading = readingSwitch(readings, 'chat', options.reference.readings);
+  const apiKey = options.secrets[API_KEY_CREDENTIAL];
+  if (reading('E-NS-AUTH') !== 'none' && !apiKey) throw new Error(`chat reference: E-NS-AUTH ${reading('E-NS-AUTH')} needs the credential ${API_KEY_CREDENTIAL}`);
 
   const windowMs = options.settings.windowMs * (on('window-doubled') ? 2 : 1);
   const { maxRequests } = options.settings;
@@ -237,10 +238,10 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     return false;
   }
 
-  /** E-NS-AUTH bearer readings: the API key as a bearer token. */
+  /** E-NS-AUTH bearer readings: the API key (the credential apiKey of the profile) as a bearer token. */
   function authorized(req: http.IncomingMessage): boolean {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(headerValue(req, 'authorization') ?? '');
-    return m?.[1] === READING_API_KEY;
+    return m?.[1] === apiKey;
   }
 
   function refuseUnauthorized(res: http.ServerResponse) {
@@ -380,6 +381,10 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   async function handleChat(req: http.IncomingMessage, res: http.ServerResponse) {
     const raw = await readBody(req, reading('E-NS-BODY-SIZE') === 'hundred-kilobytes' ? SMALL_BODY_BYTES : MAX_BODY_BYTES);
     if (raw === undefined) return sendJson(res, 413, { error: 'Payload Too Large', message: 'Request body too large.' });
+    // 'xff-ipv6-refused': a header check in front of the limiter that knows IPv4 addresses only.
+    if (on('xff-ipv6-refused') && headerValue(req, 'x-forwarded-for')?.split(',').some((a) => a.includes(':'))) {
+      return sendJson(res, 400, { error: 'Bad Request', message: 'Invalid X-Forwarded-For header.' });
+    }
 
     // The limiter with the authentication of E-NS-AUTH beside it (before or after it); true when either answered.
     const auth = reading('E-NS-AUTH');

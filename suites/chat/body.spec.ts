@@ -1,5 +1,7 @@
 import { test, reqTags, NotTested, RequirementViolation } from '../../harness/fixtures.ts';
+import type { Reply } from '../../harness/http/client.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
+import { readingsOf, sightBadBodyAnswers } from './sightings.ts';
 
 const NOT_JSON = ['{"messages": [', 'Hola, ¿qué tal?'];
 const WITHOUT_MESSAGES = ['{}', '{"prompt":"Hola"}', '{"messages":"Hola"}', 'null'];
@@ -8,13 +10,15 @@ interface Answer {
   body: string;
   status: number;
   exchange: Exchange;
+  reply: Reply;
 }
+const REQUIREMENTS = ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-GEN-NO-5XX'];
 const show = (list: Answer[]) => list.map((a) => `body ${JSON.stringify(a.body)} got ${a.status}`).join('; ');
 
 test(
   'a body that is not JSON, or has no messages array, is refused with a 4xx',
-  { tag: reqTags('E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-GEN-NO-5XX') },
-  async ({ api, identity, verify }) => {
+  { tag: reqTags(...REQUIREMENTS) },
+  async ({ api, identity, verify, reading }) => {
     const answers: Answer[] = [];
     // 5xx answers already shown as evidence of a body requirement, which failed E-GEN-NO-5XX with them.
     const reported = new Set<Answer>();
@@ -25,7 +29,7 @@ test(
         for (const body of bodies) {
           // Each from a fresh client, so that no limit can stand in for the answer.
           const r = await api.send({ method: 'POST', path: '/api/chat', headers: { 'content-type': 'application/json', 'X-Forwarded-For': identity.address() }, body });
-          answers.push({ body, status: r.status, exchange: r.exchange });
+          answers.push({ body, status: r.status, exchange: r.exchange, reply: r });
         }
         const mine = answers.filter((a) => bodies.includes(a.body));
         const wrong = mine.filter((a) => a.status < 400 || a.status >= 500);
@@ -43,6 +47,8 @@ test(
       });
     await judge('E-BODY-NOT-JSON', NOT_JSON);
     await judge('E-BODY-MESSAGES-REQUIRED', WITHOUT_MESSAGES);
+    const repliesTo = (bodies: string[]) => answers.filter((a) => bodies.includes(a.body)).map((a) => a.reply);
+    sightBadBodyAnswers(repliesTo(NOT_JSON), repliesTo(WITHOUT_MESSAGES), readingsOf(REQUIREMENTS, reading));
     const crashed = answers.filter((a) => a.status >= 500);
     if (crashed.length > 0 && crashed.every((a) => reported.has(a))) return;
     await verify('E-GEN-NO-5XX', () => {

@@ -1,40 +1,12 @@
 import { expectedMs } from '../../harness/budget.ts';
-import { builtOnce } from '../../harness/lazy.ts';
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import type { ChatSettings } from '../../harness/profile/types.ts';
 import { notTheApi } from '../../harness/probe.ts';
-import { profileEntry, schemaKit } from '../../harness/profile/schema-parts.ts';
 import { faults } from '../../mocks/chat/faults.ts';
 import { readings } from '../../mocks/chat/readings.ts';
 import { chatScope, notApplicableIn } from './scope.ts';
-
-/** The interface's entry of a target profile (interfaces.chat): declared once, its type derived from it. */
-const chatEntry = builtOnce(() => {
-  const { Type, EnvName } = schemaKit();
-  return profileEntry({
-    reference: Type.Object(
-      {
-        cleanupIntervalMs: Type.Optional(Type.Integer({ minimum: 1 })),
-        // The document's "in development mode localhost connections are allowed" has two readings; the reference
-        // can be started with either (the harness must accept both).
-        developmentModeReading: Type.Optional(Type.Union([Type.Literal('client-id'), Type.Literal('connection')])),
-      },
-      { additionalProperties: false },
-    ),
-    credentials: Type.Record(Type.String(), EnvName),
-    // The loader fills in the defaults, so those settings are always present after loading.
-    settings: Type.Object(
-      {
-        windowMs: Type.Integer({ minimum: 1 }),
-        maxRequests: Type.Integer({ minimum: 1 }),
-        instances: Type.Integer({ minimum: 1, default: 1 }),
-        clientAddressesPreserved: Type.Boolean({ default: true }),
-        developmentMode: Type.Boolean({ default: false }),
-      },
-      { additionalProperties: false },
-    ),
-  });
-});
+import { chatRequest, replyWaitMs } from './request.ts';
+import { chatEntry } from './settings.ts';
 
 // Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
 export const chat: InterfaceDescriptor<'chat', ReturnType<typeof chatEntry>> = defineInterface({
@@ -42,11 +14,12 @@ export const chat: InterfaceDescriptor<'chat', ReturnType<typeof chatEntry>> = d
   title: 'Interface E of 002_e31f548efc8ec0bb.txt, the chat endpoint behind a sliding-window rate limiter (/api/chat)',
   reference: { start: async (options) => (await import('../../mocks/chat/server.ts')).start(options), faults, readings },
   profileSchema: chatEntry,
-  // A valid chat request from a client address of its own: role user and plain text, what every reading accepts.
-  probe: ({ address }) => {
+  // A valid chat request from a client address of its own: role user and plain text, what every reading accepts, and
+  // what the profile says the deployment asks for beside it.
+  probe: ({ address, settings }) => {
     const what = 'POST /api/chat with a one-message body';
     return {
-      request: { method: 'POST', path: '/api/chat', headers: { 'X-Forwarded-For': address() }, json: { messages: [{ role: 'user', content: 'Hola' }] }, unpaced: true, provokesLimit: true, label: 'probe' },
+      request: { method: 'POST', path: '/api/chat', headers: { 'X-Forwarded-For': address() }, json: chatRequest(settings as ChatSettings), unpaced: true, provokesLimit: true, label: 'probe' },
       judge: (reply) => {
         if (reply.status === 401 || reply.status === 403) {
           return `${what} was answered ${reply.status}: something in front of the chat endpoint asks for credentials (its authentication is not shown by the document)`;
@@ -64,6 +37,8 @@ export const chat: InterfaceDescriptor<'chat', ReturnType<typeof chatEntry>> = d
     '    instances: 1                     # instances behind the balancer (counters are per instance)',
     '    clientAddressesPreserved: true   # false when a proxy rewrites X-Forwarded-For',
     '    developmentMode: false           # true when the deployment runs in development mode',
+    '    replyMs: 0                       # how long an allowed reply takes (its model\'s time), in ms',
+    '    requestMembers: {}               # members a chat request needs beside messages (a model name, say)',
   ].join('\n'),
   // The suite decides the same from the target it reaches (the embedded reference listens on 127.0.0.1).
   notApplicable: ({ settings, baseUrl: live }) => {
@@ -74,8 +49,9 @@ export const chat: InterfaceDescriptor<'chat', ReturnType<typeof chatEntry>> = d
   plannedMs: ({ profile, settings, baseUrl, depth, live, workers }) => {
     const s = settings as ChatSettings;
     // Where no counting check applies, only a few dozen requests are left (bad bodies, the header-less burst).
-    if (chatScope(s, baseUrl ?? 'http://127.0.0.1').counting) return expectedMs({ requests: 40 + 4 * s.maxRequests * (s.instances ?? 1) }, profile, live, workers);
+    if (chatScope(s, baseUrl ?? 'http://127.0.0.1').counting) return expectedMs({ requests: 40 + 4 * s.maxRequests * (s.instances ?? 1), waitMs: replyWaitMs(s, 4) }, profile, live, workers);
+    // Where replies wait for a model, a few of them per window (each client's allowance goes at once).
     const windows = 3 + 3 * depth;
-    return expectedMs({ requests: windows * 6 * (s.maxRequests + 2) * (s.instances ?? 1), waitMs: windows * 1.2 * s.windowMs }, profile, live, workers);
+    return expectedMs({ requests: windows * 6 * (s.maxRequests + 2) * (s.instances ?? 1), waitMs: windows * (1.2 * s.windowMs + replyWaitMs(s, 4)) }, profile, live, workers);
   },
 });

@@ -1,6 +1,7 @@
 import { fitTimeout } from '../../harness/budget.ts';
 import { test, reqTags } from '../../harness/fixtures.ts';
-import { ChatRun, chatSettings, sleep, toleranceNote } from './driver.ts';
+import { ChatRun, chatSettings, replyWaitMs, sleep, toleranceNote } from './driver.ts';
+import { readingsOf } from './sightings.ts';
 import { chatScope } from './scope.ts';
 
 const JUDGED = [
@@ -24,7 +25,7 @@ const GENERIC = ['E-GEN-SCHEMA', 'E-GEN-HEADERS', 'E-GEN-CONTENT-TYPE'];
 test(
   'limit, Retry-After and sliding window: fill up, retry while limited, allowed again as stamps leave',
   { tag: reqTags(...JUDGED, ...GENERIC) },
-  async ({ api, profile, target, identity, verify, notApplicable, note, plannedWait }, testInfo) => {
+  async ({ api, profile, target, identity, verify, notApplicable, note, plannedWait, reading }, testInfo) => {
     const settings = chatSettings(profile);
     const { counting } = chatScope(settings, target.baseUrl);
     if (counting) {
@@ -32,19 +33,22 @@ test(
       return;
     }
     const { windowMs: w, maxRequests: m, instances: n } = settings;
-    // Two clients, each filling up twice and retrying ten times a window per instance while limited.
-    fitTimeout(testInfo, { requests: 2 * (2 * (2 * n * m + 2) + 40 * n), waitMs: 2 * w }, profile, !target.reference);
+    // Two clients, each filling up twice and retrying ten times a window per instance while limited; where replies
+    // wait for a model, each sends a few allowances at once and waits a reply for each.
+    fitTimeout(testInfo, { requests: 2 * (2 * (2 * n * m + 2) + 40 * n), waitMs: 2 * w + replyWaitMs(settings, 2 * 6) }, profile, !target.reference);
     // Both clients sit out one window: until their oldest stamps leave it.
     plannedWait(w);
-    const run = new ChatRun(api, settings, () => identity.address(), (id) => JUDGED.includes(id));
+    const run = new ChatRun(api, settings, () => identity.address(), (id) => JUDGED.includes(id), readingsOf([...JUDGED, ...GENERIC], reading));
     await run.together([
       // The oldest stamp is part-way through the window when the limit is reached, so Retry-After must be shorter
       // than the window (a Retry-After that always says the whole window shows here). When that one stamp leaves,
       // exactly one request gets through.
       async () => {
         const c = run.client();
+        const first = performance.now();
         await run.send(c);
-        await sleep(0.6 * w);
+        // 0.6 window after the first stamp, however long its reply took.
+        await sleep(0.6 * w - (performance.now() - first));
         await run.fill(c);
         await run.pollUntilAllowed(c);
         await run.fill(c);

@@ -70,30 +70,47 @@ export class SlidingWindow {
     return this.stamps.get(client) ?? [];
   }
 
-  /** "On each request, stamps outside the current window are removed before counting." */
-  expect(client: string, at: When): Expectation {
-    const stamps = this.stampsOf(client);
-    const places = stamps.map((s) => placeOf(s, at, this.windowMs));
-    const certain = places.filter((p) => p === 'inside').length;
-    const possible = certain + places.filter((p) => p === 'maybe').length;
+  /**
+   * "On each request, stamps outside the current window are removed before counting." `alongside`: requests of the
+   * client sent at the same time as this one (a client whose replies take long sends its allowance at once), each of
+   * which may have been stamped before it or after it; a recorded stamp whose answer came after this request left
+   * may be either too.
+   */
+  expect(client: string, at: When, alongside: readonly When[] = []): Expectation {
+    const recorded = this.stampsOf(client).map((s) => ({ s, place: placeOf(s, at, this.windowMs), before: s.receivedAt < at.sentAt }));
+    const certainly = recorded.filter((r) => r.place === 'inside' && r.before).map((r) => r.s);
+    const maybe = [...recorded.filter((r) => r.place !== 'outside').map((r) => r.s), ...alongside.filter((s) => placeOf(s, at, this.windowMs) !== 'outside')];
+    const certain = certainly.length;
+    const possible = maybe.length;
     // "fewer than maxRequests stamps in window -> allowed"; "maxRequests stamps in window -> limited".
     // One instance holds part of the stamps: it allows whenever all of them are fewer than maxRequests, and it
     // surely limits only when every instance can be full.
     const answer = possible < this.maxRequests ? 'allowed' : certain >= this.instances * this.maxRequests ? 'limited' : 'either';
-    return { answer, certain, possible, retryAfterMs: this.retryAfter(stamps, places, at) };
+    return { answer, certain, possible, retryAfterMs: this.retryAfter(maybe, certainly, at) };
   }
 
   /**
    * "Retry-After (seconds to wait, derived from when the oldest stamp in the window expires)". The oldest stamp in
-   * the window is at the earliest the first that may be inside, at the latest the first that certainly is.
+   * the window is at the earliest the earliest that may be inside, at the latest the earliest that certainly is.
    */
-  private retryAfter(stamps: readonly When[], places: Place[], at: When): [number, number] {
+  private retryAfter(maybe: readonly When[], certainly: readonly When[], at: When): [number, number] {
     const w = this.windowMs;
-    const mayBe = places.findIndex((p) => p !== 'outside');
-    const is = places.indexOf('inside');
-    const lo = mayBe < 0 ? 0 : Math.max(0, stamps[mayBe].sentAt + w - at.receivedAt - CLOCK_SLACK_MS);
-    const hi = is < 0 ? w : Math.min(w, stamps[is].receivedAt + w - at.sentAt + CLOCK_SLACK_MS);
+    const lo = maybe.length === 0 ? 0 : Math.max(0, Math.min(...maybe.map((s) => s.sentAt)) + w - at.receivedAt - CLOCK_SLACK_MS);
+    const hi = certainly.length === 0 ? w : Math.min(w, Math.min(...certainly.map((s) => s.receivedAt)) + w - at.sentAt + CLOCK_SLACK_MS);
     return [lo, hi];
+  }
+
+  /**
+   * Requests let through beyond the limit: of `allowed`, requests of the client sent at the same time and allowed (not
+   * yet recorded), how many more than instances x maxRequests are certainly in one window together with the stamps
+   * certainly before them. Whichever of them the server took last had all the others in its window, so it was over the
+   * limit. 0 where they are not certainly within one window of each other.
+   */
+  excess(client: string, allowed: readonly When[]): number {
+    if (allowed.length === 0) return 0;
+    const hull: When = { sentAt: Math.min(...allowed.map((s) => s.sentAt)), receivedAt: Math.max(...allowed.map((s) => s.receivedAt)) };
+    if (placeOf(hull, hull, this.windowMs) !== 'inside') return 0;
+    return Math.max(0, this.expect(client, hull).certain + allowed.length - this.instances * this.maxRequests);
   }
 
   /** "stamp added; allowed" / "unchanged; limited": only an allowed request leaves a stamp. */

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
 import { test, reqTags } from '../../harness/fixtures.ts';
 import { runsAtDepth } from '../../harness/property.ts';
-import { ChatRun, FORMS, KINDS, chatSettings, sleep, toleranceNote, type Form, type Kind } from './driver.ts';
+import { ChatRun, FORMS, KINDS, chatSettings, replyWaitMs, sleep, toleranceNote, type Form, type Kind } from './driver.ts';
+import { readingsOf } from './sightings.ts';
 import { chatScope } from './scope.ts';
 
 const COUNTING = ['E-LIMIT-ALLOWED', 'E-LIMIT-429', 'E-PER-INSTANCE', 'E-WINDOW-SLIDING', 'E-PRUNE-BEFORE-COUNT', 'E-LIMITED-NOT-RECORDED'];
@@ -78,7 +79,7 @@ for (const part of PARTS) {
   test(
     `generated schedules of clients against the sliding-window model (part ${part.part})`,
     { tag: reqTags(...COUNTING, ...ANSWER, ...IDENTITY) },
-    async ({ api, profile, target, identity, property, notApplicable, note, plannedWait }, testInfo) => {
+    async ({ api, profile, target, identity, property, notApplicable, note, plannedWait, reading }, testInfo) => {
       const before = PARTS.slice(0, PARTS.indexOf(part)).reduce((n, p) => n + p.runs, 0);
       const all = PARTS.reduce((n, p) => n + p.runs, 0);
       test.skip(before > 0 && runsAtDepth(all) <= runsAtDepth(before), `at depth ${process.env.HARNESS_DEPTH || 'default'} the earlier parts hold every case`);
@@ -91,9 +92,11 @@ for (const part of PARTS) {
         return;
       }
       // A case: up to 5 clients, 4 bursts each of up to maxRequests + 2 (and the retrier's two allowances), over 1.1
-      // windows. A failing requirement reruns the property with it set aside: room for a few such rounds.
+      // windows, and where replies wait for a model a reply's time per burst. A failing requirement reruns the
+      // property with it set aside: room for a few such rounds.
       const cases = runsAtDepth(part.runs) * ROUNDS;
-      fitTimeout(testInfo, { requests: cases * (5 * 4 * (m + 2) + 2 * settings.instances * m), waitMs: cases * 1.1 * w }, profile, !target.reference);
+      fitTimeout(testInfo, { requests: cases * (5 * 4 * (m + 2) + 2 * settings.instances * m), waitMs: cases * (1.1 * w + replyWaitMs(settings, 4)) }, profile, !target.reference);
+      const sighted = readingsOf(requirements, reading);
       let maxRoundTripMs = 0;
       await property({
         id: part.id,
@@ -104,14 +107,14 @@ for (const part of PARTS) {
         testing: () => [],
         check: async (plans, skip, saw) => {
           // Fresh clients every case: a case never inherits stamps from an earlier one.
-          const run = new ChatRun(api, settings, () => identity.address(), (id) => requirements.includes(id) && !skip.has(id));
+          const run = new ChatRun(api, settings, () => identity.address(), (id) => requirements.includes(id) && !skip.has(id), sighted);
           plannedWait(Math.max(...plans.map(pauseOf)) * w);
           await run.together(
             plans.map((p) => async () => {
               const c = run.client(p.kind);
               for (const b of p.bursts) {
                 await sleep(b.gap * w);
-                for (let i = 0; i < b.size; i++) await run.send(c, p.form);
+                await run.burst(c, p.form, b.size);
               }
             }),
           );

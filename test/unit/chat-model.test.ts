@@ -126,6 +126,51 @@ describe('"counters are not shared between server instances"', () => {
   });
 });
 
+describe('requests of one client sent at once (replies that wait for a model): each may be stamped before the others', () => {
+  const span = (from: number, to: number): When => ({ sentAt: from, receivedAt: to });
+
+  test('maxRequests sent at once from a fresh client: each must be allowed, none is demanded a 429', () => {
+    const model = new SlidingWindow(W, M);
+    const sent = Array.from({ length: M }, (_, i) => span(i, 50 + i));
+    for (const r of sent) {
+      const e = model.expect('c', r, sent.filter((o) => o !== r));
+      assert.equal(e.answer, 'allowed');
+      assert.equal(e.possible, M - 1);
+      assert.equal(e.certain, 0);
+    }
+  });
+
+  test('one more than maxRequests at once: none is demanded either way', () => {
+    const model = new SlidingWindow(W, M);
+    const sent = Array.from({ length: M + 1 }, (_, i) => span(i, 50 + i));
+    for (const r of sent) assert.equal(model.expect('c', r, sent.filter((o) => o !== r)).answer, 'either');
+  });
+
+  test('a stamp whose answer came after this request left may be after it: possible, not certain', () => {
+    const model = new SlidingWindow(W, M);
+    model.record('c', span(0, 100), false);
+    const e = model.expect('c', span(50, 60));
+    assert.equal(e.possible, 1);
+    assert.equal(e.certain, 0);
+  });
+
+  test('excess: more allowed at once than the stamps already in the window leave room for', () => {
+    const model = new SlidingWindow(W, M);
+    model.record('c', at(0), false);
+    const together = Array.from({ length: M }, (_, i) => span(10 + i, 60 + i));
+    assert.equal(model.excess('c', together), 1);
+    assert.equal(model.excess('c', together.slice(1)), 0);
+    // Spread over more than a window, they need not have been in one window together.
+    assert.equal(model.excess('c', [span(10, 20), span(10, W + 20)]), 0);
+  });
+
+  test('excess of one request is a request allowed where the model demands a 429', () => {
+    const model = withStamps([0, 10, 20]);
+    assert.equal(model.excess('c', [at(30)]), 1);
+    assert.equal(model.excess('c', [at(W + 30)]), 0);
+  });
+});
+
 describe('placeOf: where a stamp lies in the window of a later request', () => {
   test('a stamp younger than the window by more than the slack is inside', () => {
     assert.equal(placeOf(at(0), at(W - CLOCK_SLACK_MS - 1), W), 'inside');

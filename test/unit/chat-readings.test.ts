@@ -8,8 +8,11 @@ import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { loadSpec } from '../../harness/spec/load.ts';
 import type { Reading } from '../../mocks/readings.ts';
-import { readings, READING_API_KEY, READING_API_VERSION } from '../../mocks/chat/readings.ts';
+import { API_KEY_CREDENTIAL, readings, READING_API_VERSION } from '../../mocks/chat/readings.ts';
 import { LIMIT_MESSAGE, MODEL_LATENCY_MS, USTED_LIMIT_MESSAGE, ipv6Prefix56, start, type ChatSettings } from '../../mocks/chat/server.ts';
+
+/** The credential apiKey the run would draw for a deployment that asks for a bearer key (E-NS-AUTH). */
+const READING_API_KEY = 'chat-reading-key';
 
 const running: Array<{ close(): Promise<void> }> = [];
 after(async () => {
@@ -33,7 +36,7 @@ async function reference(o: Options = {}) {
   const settings: ChatSettings = { windowMs: 60_000, maxRequests: 1, instances: 1, clientAddressesPreserved: true, developmentMode: false, ...o.settings };
   // As --readings starts it: each reading's own reference options beside the readings themselves.
   const options = Object.entries(o.readings ?? {}).map(([point, name]) => (readings.find((p) => p.point === point)?.readings.find((r) => r.name === name) as Reading | undefined)?.reference ?? {});
-  const server = await start({ settings, reference: Object.assign({}, ...options, { readings: o.readings }), secrets: {}, fault: o.fault, port: 0 });
+  const server = await start({ settings, reference: Object.assign({}, ...options, { readings: o.readings }), secrets: { [API_KEY_CREDENTIAL]: READING_API_KEY }, fault: o.fault, port: 0 });
   running.push(server);
   let clients = 0;
   return {
@@ -69,6 +72,14 @@ test('the catalogue names only open points of the spec, each with its spec readi
 
 test('an unknown reading is refused at start-up', async () => {
   await assert.rejects(reference({ readings: { 'E-NS-SUCCESS-BODY': 'xml' } }), /has no reading "xml"/);
+});
+
+test('the bearer readings take their key from the credential apiKey, and need it', async () => {
+  const settings: ChatSettings = { windowMs: 60_000, maxRequests: 1, instances: 1, clientAddressesPreserved: true, developmentMode: false };
+  await assert.rejects(start({ settings, reference: { readings: { 'E-NS-AUTH': 'bearer-after-limiter' } }, secrets: {}, port: 0 }), /needs the credential apiKey/);
+  const bearer = readings.find((p) => p.point === 'E-NS-AUTH')!.readings[1] as Reading;
+  assert.deepEqual(bearer.credentials, { [API_KEY_CREDENTIAL]: 'CHAT_API_KEY' });
+  assert.match(JSON.stringify(bearer.settings), /Bearer \{credential:apiKey\}/);
 });
 
 test('ipv6Prefix56 keys an address by its /56 and an IPv4-mapped one by its IPv4 address', () => {

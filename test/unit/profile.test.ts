@@ -72,7 +72,7 @@ test('defaults are filled in', () => {
   assert.equal(loaded.requestsPerSecond, 0);
   assert.equal(loaded.requestTimeoutMs, 5000);
   assert.equal(loaded.probeTimeoutMs, 5000);
-  assert.deepEqual(loaded.interfaces.chat?.settings, { windowMs: 1000, maxRequests: 2, instances: 1, clientAddressesPreserved: true, developmentMode: false });
+  assert.deepEqual(loaded.interfaces.chat?.settings, { windowMs: 1000, maxRequests: 2, instances: 1, clientAddressesPreserved: true, developmentMode: false, replyMs: 0, requestMembers: {} });
 });
 
 test('a field of the wrong type names its dotted path', () => {

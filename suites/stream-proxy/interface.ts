@@ -41,7 +41,7 @@ export const streamProxy: InterfaceDescriptor<'stream-proxy', ReturnType<typeof 
     '    userUiEnabled: true             # user_ui_enabled',
     '    libraryEnabled: true            # library.enabled',
     '    # adminLogin: { method: POST, path: /auth/token, json: { username: "{{secret:adminUser}}", password: "{{secret:adminPassword}}" }, tokenPointer: /token }',
-    '    documents:                      # where each document lies in GET /api/v1/config, and a harmless string member to change',
+    '    documents:                      # where each document lies in GET /api/v1/config, and a harmless string member to change (these are the defaults)',
     '      main: { inConfig: /config, scratch: /conformance_note }',
     '      sources: { inConfig: /sources, scratch: /conformance_note }',
     '      apiProxy: { inConfig: /api_proxy, scratch: /conformance_note }',

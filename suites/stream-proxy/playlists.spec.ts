@@ -1,6 +1,6 @@
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { startProvider, type Provider } from './provider.ts';
-import { test, reqTags, deviation, NotTested, RequirementViolation, type Proxy, type RecordReading } from './proxy.ts';
+import { test, reqTags, deviation, NotTested, RequirementViolation, type OpenSetting, type Proxy, type RecordReading } from './proxy.ts';
 
 const LISTINGS = ['/api/v1/playlist/live', '/api/v1/playlist/vod', '/api/v1/playlist/series'];
 
@@ -36,6 +36,24 @@ function recordWebPlayerUrl(reading: RecordReading, form: UrlForm, expired: numb
   else if (form === 'root-relative' && expired === 403) reading('B-NS-WEBPLAYER-URL', 'root-relative-expired-403');
   else reading('B-NS-WEBPLAYER-URL', undefined, `a ${form} URL, answered ${expired} once expired`);
 }
+
+/**
+ * Why the refusals among one operation's answers prove nothing, or undefined where they are evidence (see
+ * Proxy.refusalOpen): each request is valid by the document, and one the target accepted is the others' control.
+ */
+function openRefusals(proxy: Proxy, operation: string, replies: Array<[string, Reply]>, success = 200): string | undefined {
+  const control = replies.some(([, r]) => r.status === success);
+  const refused = replies.filter(([, r]) => r.status !== success);
+  if (refused.length === 0) return undefined;
+  const open = refused.map(([, r]) => proxy.refusalOpen(r, { control }));
+  if (open.some((why) => why === undefined)) return undefined;
+  return `${operation} (${refused.map(([what]) => what).join(', ')}) was ${open[0]}`;
+}
+
+/** B-NS-WEBPLAYER-CLUSTER: the spelling of the cluster ("for example the live cluster"). */
+const WEBPLAYER_CLUSTER: OpenSetting = { point: 'B-NS-WEBPLAYER-CLUSTER', setting: 'webPlayer.cluster', what: 'another spelling of the cluster: state it in settings.webPlayer.cluster' };
+/** B-NS-UNKNOWN-SOURCE: which items a target lists (the harness's default virtual id may be none of them). */
+const WEBPLAYER_ITEM: OpenSetting = { point: 'B-NS-UNKNOWN-SOURCE', setting: 'webPlayer.virtualId', what: 'an item the target lists: state its virtual id in settings.webPlayer.virtualId' };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -91,12 +109,18 @@ test.describe('playlists, the programme guide, updates and the web player', () =
           : []),
       ];
       await verify('B-PLAYLIST-VARIANTS', async () => {
+        let open: string | undefined;
         for (const path of LISTINGS) {
-          for (const [name, body] of variants) {
-            const r = await proxy.admin({ method: 'POST', path, json: body, label: `${path} with the ${name} variant` });
-            if (r.status !== 200 || !isJson(r)) throw new RequirementViolation('B-PLAYLIST-VARIANTS', `${path} with the ${name} variant was answered ${r.status} ${r.text.slice(0, 200)}`, '200 with JSON', [r.exchange]);
+          const replies: Array<[string, Reply]> = [];
+          for (const [name, body] of variants) replies.push([name, await proxy.admin({ method: 'POST', path, json: body, label: `${path} with the ${name} variant` })]);
+          const here = openRefusals(proxy, `POST ${path}`, replies.map(([name, r]) => [`the ${name} variant`, r]));
+          open ??= here;
+          for (const [name, r] of replies) {
+            if (r.status === 200 ? isJson(r) : here) continue;
+            throw new RequirementViolation('B-PLAYLIST-VARIANTS', `${path} with the ${name} variant was answered ${r.status} ${r.text.slice(0, 200)}`, '200 with JSON', [r.exchange]);
           }
         }
+        if (open) throw new NotTested(open);
       });
       await verify('B-PLAYLIST-ONE-VARIANT', async () => {
         // A refusal counts only beside its control: the same request with exactly one variant, which the target accepts.
@@ -120,8 +144,11 @@ test.describe('playlists, the programme guide, updates and the web player', () =
     try {
       await verify('B-EPG', async () => {
         const bodies: Array<[string, unknown]> = [['Target', { Target: proxy.settings.targets[0].id }], ...(provider ? ([['Custom', { Custom: provider.epgUrl }]] as Array<[string, unknown]>) : [])];
-        for (const [name, body] of bodies) {
-          const r = await proxy.admin({ method: 'POST', path: '/api/v1/playlist/epg', json: body, label: `EPG with the ${name} variant` });
+        const replies: Array<[string, Reply]> = [];
+        for (const [name, body] of bodies) replies.push([name, await proxy.admin({ method: 'POST', path: '/api/v1/playlist/epg', json: body, label: `EPG with the ${name} variant` })]);
+        const open = openRefusals(proxy, 'POST /api/v1/playlist/epg', replies.map(([name, r]) => [`the ${name} variant`, r]));
+        if (open) throw new NotTested(open);
+        for (const [name, r] of replies) {
           if (r.status !== 200) throw new RequirementViolation('B-EPG', `POST /api/v1/playlist/epg with the ${name} variant was answered ${r.status} ${r.text.slice(0, 200)}`, '200 with EPG data', [r.exchange]);
         }
       });
@@ -144,13 +171,15 @@ test.describe('playlists, the programme guide, updates and the web player', () =
     await verify('B-UPDATE-ACCEPTED', async () => {
       for (let i = 0; i < 4; i++) replies.push(pending.sent(await proxy.admin({ method: 'POST', path: '/api/v1/playlist/update', json: names, label: i === 0 ? 'update one target' : `the same update again (${i})` })));
       const bad = replies.filter((r) => r.status !== 202);
+      const open = openRefusals(proxy, 'POST /api/v1/playlist/update', replies.map((r, i) => [i === 0 ? `an update of ${names[0]}` : `repeat ${i}`, r]), 202);
+      if (open) throw new NotTested(open);
       if (bad.length) throw new RequirementViolation('B-UPDATE-ACCEPTED', `an update and its rapid repeats were answered ${replies.map((r) => r.status).join(', ')}`, '202 each time (queued or already pending)', replies.map((r) => r.exchange));
     });
     if (proxy.live) notTested('B-UPDATE-COLLAPSED', 'whether a second run was queued cannot be seen through the documented interface of a live target');
     else {
       await verify('B-UPDATE-COLLAPSED', async () => {
         if (!observable) throw new NotTested('the target offers no way to see how many update runs were queued (B-NS-DUPLICATE-UPDATE)');
-        if (replies.length < 4) throw new NotTested('the updates were not all accepted');
+        if (!replies.some((r) => r.status === 202)) throw new NotTested('no update was accepted: there is no run to count');
         await pending.idle();
         const after = await pending.runs();
         const added = (after?.runs ?? 0) - (before?.runs ?? 0);
@@ -176,6 +205,9 @@ test.describe('playlists, the programme guide, updates and the web player', () =
     await verify('B-WEBPLAYER', async () => {
       const r = await proxy.admin({ method: 'POST', path: '/api/v1/playlist/webplayer', json: { target_id: s.targets[0].id, cluster: s.webPlayer.cluster, virtual_id: s.webPlayer.virtualId }, label: 'web-player URL' });
       const given = r.status === 200 ? streamUrl(r) : undefined;
+      // The spelling of the cluster and the items a target lists are not shown: the profile states them, or guesses.
+      const open = proxy.refusalOpen(r, { open: [WEBPLAYER_CLUSTER, WEBPLAYER_ITEM] });
+      if (open) throw new NotTested(`the web-player request was ${open}`);
       if (!given) throw new RequirementViolation('B-WEBPLAYER', `the web-player request was answered ${r.status} ${r.text.trim().slice(0, 200)}`, '200 with a plain-text stream URL', [r.exchange]);
       const stream = await api.send({ method: 'GET', path: given.url.href, label: 'the stream URL, at once' });
       if (stream.status !== 200) throw new RequirementViolation('B-WEBPLAYER', `the fresh stream URL was answered ${stream.status}`, '200 while its token lives', [r.exchange, stream.exchange]);

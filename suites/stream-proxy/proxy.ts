@@ -19,6 +19,31 @@ import { SAVE, revisionOf, type Doc } from './documents.ts';
 /** The `reading` fixture: records the reading of an open point a check saw the target take (or what it did instead). */
 export type RecordReading = (point: string, reading: string | undefined, detail?: string) => void;
 
+/**
+ * An open point a refusal of a request valid by the document may rest on, with the profile setting in which a tester
+ * states the target's reading: where the profile leaves that setting to its default, such a refusal proves nothing.
+ */
+export interface OpenSetting {
+  point: string;
+  setting: string;
+  /** What the target may want, and how to state it. */
+  what: string;
+}
+
+/** B-NS-EXTRA-REQUEST-PARTS: what a request needs beyond the document. Extras: {} states "nothing more". */
+export const EXTRAS: OpenSetting = {
+  point: 'B-NS-EXTRA-REQUEST-PARTS',
+  setting: 'extras',
+  what: 'more than the document shows (a CSRF header, a query parameter): state it per operation in settings.extras, or extras: {} for nothing more',
+};
+
+/** B-NS-DTO-FIELDS: which members of a document (or the bouquet) a deployment keeps; the harness sets one of them. */
+export const scratchMember = (setting: string, pointer: string): OpenSetting => ({
+  point: 'B-NS-DTO-FIELDS',
+  setting,
+  what: `members it knows only, and ${pointer}, the harness's own, may be none of them: state one it knows in settings.${setting}`,
+});
+
 /** The three documents as one read shows them: their content and their revisions (undefined when a header is missing). */
 export interface Snapshot {
   content: Record<Doc, unknown>;
@@ -35,6 +60,13 @@ export interface Proxy {
    * default: where the document is silent, a check holds the target only to what its profile states.
    */
   stated(setting: string): boolean;
+  /**
+   * Why a refusal (a 4xx) of a request valid by the document proves nothing, or undefined where it is evidence: it may
+   * rest on an open point whose setting the profile leaves unstated (a default the harness guessed never becomes a
+   * failure). What a request needs beyond the document (`EXTRAS`) is stated per operation, so a control rules it out:
+   * a request to the same operation that the target accepted. `open` names the other points the request met.
+   */
+  refusalOpen(reply: Reply, o?: { control?: boolean; open?: OpenSetting[] }): string | undefined;
   admin(request: RequestSpec): Promise<Reply>;
   user(request: RequestSpec): Promise<Reply>;
   /** GET /api/v1/config and GET /api/v1/config/apiproxy: each document where the profile says it is. */
@@ -61,6 +93,12 @@ export const test = base.extend<{ stream: Proxy }>({
       scope,
       live,
       stated: (setting) => isStated(profile, 'stream-proxy', setting),
+      refusalOpen: (reply, o = {}) => {
+        if (reply.status < 400 || reply.status >= 500) return undefined;
+        const open = [...(o.control ? [] : [EXTRAS]), ...(o.open ?? [])].filter((p) => !isStated(profile, 'stream-proxy', p.setting));
+        if (open.length === 0) return undefined;
+        return `answered ${reply.status}, a refusal that may rest on what the profile does not state: the target may want ${open.map((p) => `${p.what} (${p.point})`).join('; or ')}`;
+      },
       admin,
       user: (r) => api.send({ ...r, authenticate: true, credential: 'user' }),
       read: async (label = 'read the configuration') => {

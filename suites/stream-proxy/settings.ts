@@ -30,15 +30,22 @@ const schemas = builtOnce(() => {
     { additionalProperties: false },
   );
 
-  /** One configuration document: where its part of GET /api/v1/config is, and a harmless member the harness may set. */
-  const Document = Type.Object(
+  /**
+   * One configuration document: where its part of GET /api/v1/config is, and a harmless member the harness may set.
+   * Unstated, where the reference keeps it (B-NS-CONFIG-SPLIT): a document not there leaves the saves not tested.
+   */
+  const Document = (inConfig: string) => Type.Object(
     {
       /** Where the document lies in the merged object of GET /api/v1/config ("" = the whole object). */
-      inConfig: Pointer,
-      /** A member of the document the harness may set to values of its own (a string member, created if absent). */
-      scratch: Pointer,
+      inConfig: Type.String({ pattern: Pointer.pattern, description: Pointer.description, default: inConfig }),
+      /**
+       * A member of the document the harness may set to values of its own (a string member, created if absent). Unstated,
+       * one of the harness's own, which a deployment that drops or refuses members it does not know (B-NS-DTO-FIELDS)
+       * will not keep: the saves are then not tested.
+       */
+      scratch: Type.String({ pattern: Pointer.pattern, description: Pointer.description, default: '/conformance_note' }),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, default: {} },
   );
 
   /**
@@ -94,13 +101,13 @@ const schemas = builtOnce(() => {
         userLogin: Type.Optional(Login),
         documents: Type.Object(
           {
-            main: Document,
-            sources: Document,
+            main: Document('/config'),
+            sources: Document('/sources'),
             /** GET /api/v1/config/apiproxy is the document itself; inConfig says where it lies in GET /api/v1/config. */
-            apiProxy: Document,
+            apiProxy: Document('/api_proxy'),
             bouquet: Type.Optional(Bouquet),
           },
-          { additionalProperties: false },
+          { additionalProperties: false, default: {} },
         ),
         /** Targets of the sources config: the first is used throughout, the second (if any) for moving users. */
         targets: Type.Array(Target, { minItems: 1 }),

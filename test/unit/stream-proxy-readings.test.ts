@@ -4,7 +4,10 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { Value } from '@sinclair/typebox/value';
+import { TARGETS_DIR } from '../../harness/paths.ts';
+import { isStated, loadProfile } from '../../harness/profile/load.ts';
 import { streamProxyEntry, type StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
 import { readings } from '../../mocks/stream-proxy/readings.ts';
 import { start, type StartOptions, type StreamProxyServer } from '../../mocks/stream-proxy/server.ts';
@@ -297,6 +300,21 @@ describe('stream-proxy reference, readings of its open points', () => {
     const late = (await leeway.call('POST', '/api/v1/playlist/webplayer', { body: { target_id: 1, cluster: 'live', virtual_id: 1 } })).text;
     await sleep(TIMING.webPlayerTokenMs + 50);
     assert.equal((await leeway.call('GET', late, { token: null })).status, 200, 'within the leeway');
+  });
+
+  test('reference.yaml, which --unstated starts from, states nothing a tester of another reading would state', () => {
+    const profile = loadProfile(path.join(TARGETS_DIR, 'reference.yaml'));
+    // The tokens' lifetime is the reference's own configuration, which any tester of it knows; the with-leeway
+    // reading's longer one is within the second the expiry check waits past it.
+    const known = new Set(['webPlayerTokenMs']);
+    const dotted = (v: unknown, at = ''): string[] =>
+      v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v).flatMap(([k, child]) => [at + k, ...dotted(child, `${at}${k}.`)]) : [];
+    for (const p of readings) {
+      for (const r of p.readings) {
+        const stated = dotted('settings' in r ? r.settings : undefined).filter((s) => !known.has(s) && isStated(profile, 'stream-proxy', s));
+        assert.deepEqual(stated, [], `${p.point}=${r.name}`);
+      }
+    }
   });
 
   test('all first other readings at once: the reference starts and serves', async () => {

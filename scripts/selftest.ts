@@ -207,7 +207,7 @@ function claimedPairs(): Pair[] {
 
 const selected = runs.filter((r) => !values.only || r.name.includes(values.only));
 if (selected.length === 0) {
-  console.error(`self-test: no run matches --only ${values.only}`);
+  console.error(`self-test: no run matches --only ${values.only} (of ${runs.length} runs)`);
   process.exit(2);
 }
 rmSync(SELFTEST_DIR, { recursive: true, force: true });

@@ -163,6 +163,8 @@ export interface components {
         StoredEvent: {
             [key: string]: unknown;
         };
+        /** @description The array of rows, or an object that holds it (D-NS-STATS-SHAPE); the rows are held to StatisticsRow either way by the statistics check. */
+        StatisticsAnswer: components["schemas"]["StatisticsRow"][] | Record<string, never>;
         StatisticsRow: {
             /**
              * Format: date-time
@@ -303,13 +305,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The array of statistics rows. The document shows no success status, so any 2xx is accepted. */
+            /**
+             * @description The array of statistics rows. The document shows no success status, so any 2xx is accepted. Whether the
+             *     answer is the array itself or an object that holds it (with the meter, interval and aggregation beside it)
+             *     is open (D-NS-STATS-SHAPE; settings.statisticsRows points to the rows).
+             */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StatisticsRow"][];
+                    "application/json": components["schemas"]["StatisticsAnswer"];
                 };
             };
             "4XX": components["responses"]["Refused"];

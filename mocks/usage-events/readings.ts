@@ -88,9 +88,9 @@ export const readings = [
     point: 'D-NS-LIST-PAGING',
     readings: [
       { name: 'page-limit' },
-      { name: 'cursor', settings: { paging: { items: '/data' } } },
-      { name: 'bare-array', settings: { paging: { items: '' } } },
-      { name: 'offset-limit', settings: { paging: { items: '/items' } } },
+      { name: 'cursor', settings: { paging: { style: 'cursor', items: '/data', nextCursor: '/next_cursor' } } },
+      { name: 'bare-array', settings: { paging: { style: 'none', items: '' } } },
+      { name: 'offset-limit', settings: { paging: { style: 'offset', items: '/items', total: '/total' } } },
     ],
   },
   { point: 'D-NS-PAGE-SIZE', readings: [{ name: 'up-to-100' }, { name: 'clamped-at-50' }, { name: 'refused-above-50', settings: { paging: { size: 50 } } }] },
@@ -106,7 +106,7 @@ export const readings = [
     readings: [{ name: 'meter-id-filter-property' }, { name: 'other-names', settings: { query: { meter: 'meter', filter: 'query', aggregatedProperty: 'field' } } }],
   },
   { point: 'D-NS-METERS', readings: [{ name: 'nested-filters' }, { name: 'flat-filters' }] },
-  { point: 'D-NS-FILTER-OPERATORS', readings: [{ name: 'eight-operators' }, { name: 'comparisons-only' }] },
+  { point: 'D-NS-FILTER-OPERATORS', readings: [{ name: 'eight-operators' }, { name: 'comparisons-only', settings: { filterOperators: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte'] } }] },
   { point: 'D-NS-LIKE-SEMANTICS', readings: [{ name: 'contains-case-sensitive' }, { name: 'anchored' }, { name: 'case-insensitive' }] },
   { point: 'D-NS-MISSING-PROPERTY', readings: [{ name: 'no-match' }, { name: 'negations-match' }] },
   { point: 'D-NS-CLAUSE-TYPES', readings: [{ name: 'strict' }, { name: 'coerced' }] },
@@ -114,7 +114,7 @@ export const readings = [
 
   // ---- statistics -----------------------------------------------------------------------------------------------
   { point: 'D-NS-REQUIRED-PARAMETERS', readings: [{ name: 'meter-required' }, { name: 'meter-optional' }, { name: 'aggregation-and-property-required' }] },
-  { point: 'D-NS-STATS-SHAPE', readings: [{ name: 'bare-array' }, { name: 'rows-with-extras' }, { name: 'periods-envelope' }] },
+  { point: 'D-NS-STATS-SHAPE', readings: [{ name: 'bare-array' }, { name: 'rows-with-extras' }, { name: 'periods-envelope', settings: { statisticsRows: '/periods' } }] },
   { point: 'D-NS-EMPTY-INTERVALS', readings: [{ name: 'zero-or-null' }, { name: 'omitted' }, { name: 'all-zero' }] },
   { point: 'D-NS-WEEK-START', readings: [{ name: 'monday' }, { name: 'sunday' }] },
   { point: 'D-NS-INTERVAL-ALIGNMENT', readings: [{ name: 'calendar' }, { name: 'from-start' }] },

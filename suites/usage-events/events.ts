@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { ENV } from '../../harness/options.ts';
 import type { Identity } from '../../harness/fixtures.ts';
-import { DAY, HOUR, INVALID_KINDS, OPERATORS, intervalStart, nextStart, type Clause, type FilterClause, type Interval, type Scalar } from './model.ts';
+import { DAY, HOUR, INVALID_KINDS, intervalStart, nextStart, type Clause, type FilterClause, type Interval, type Operator, type Scalar } from './model.ts';
 import type { UsageEventsSettings } from './settings.ts';
 
 /**
@@ -84,18 +84,27 @@ export const eventBody = (prefix: string) =>
 
 export const invalidKind = fc.constantFrom(...INVALID_KINDS);
 
+/** The operators every reading of "the same format as meter filters" knows (D-NS-FILTER-OPERATORS). */
+export const COMPARISONS: readonly Operator[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte'];
+
 /**
- * A generated clause over the properties every generated event carries, inside the agreed region: eq, ne, like and
- * not_like on strings (like patterns with % at both ends and no other wildcard), the order operators on numbers.
+ * A generated clause over the properties every generated event carries, inside the agreed region, with the operators
+ * given (the profile's, where it states them; the comparisons otherwise): eq and ne on strings, like and not_like on
+ * strings (patterns with % at both ends and no other wildcard), the order operators on numbers.
  */
-export function clauseArbitrary(prefix: string): fc.Arbitrary<FilterClause> {
-  const string = fc.oneof(
-    fc.record({ property: fc.constant('tier'), operator: fc.constantFrom<Clause['operator']>('eq', 'ne'), value: fc.constantFrom<Scalar>(...TIERS) }),
-    fc.record({ property: fc.constant('name'), operator: fc.constantFrom<Clause['operator']>('eq', 'ne'), value: fc.constantFrom<Scalar>(...NAMES.map((n) => `${prefix}${n}`)) }),
-    fc.record({ property: fc.constantFrom('tier', 'name'), operator: fc.constantFrom<Clause['operator']>('like', 'not_like'), value: fc.constantFrom<Scalar>('%a%', '%b%', '%llm%', '%api%', '%tor%') }),
-  );
-  const number = fc.record({ property: fc.constant(UNITS), operator: fc.constantFrom(...OPERATORS.filter((o) => o !== 'like' && o !== 'not_like')), value: fc.integer({ min: 1, max: 100 }) as fc.Arbitrary<Scalar> });
-  return fc.record({ conjunction: fc.constantFrom<'and' | 'or'>('and', 'or'), clauses: fc.array(fc.oneof(string, number), { minLength: 1, maxLength: 3 }) });
+export function clauseArbitrary(prefix: string, operators: readonly Operator[]): fc.Arbitrary<FilterClause> {
+  const known = (ops: readonly Operator[]) => ops.filter((o) => operators.includes(o));
+  const equality = known(['eq', 'ne']);
+  const like = known(['like', 'not_like']);
+  const order = known(['eq', 'ne', 'gt', 'gte', 'lt', 'lte']);
+  const kinds: Array<fc.Arbitrary<Clause>> = [];
+  if (equality.length) {
+    kinds.push(fc.record({ property: fc.constant('tier'), operator: fc.constantFrom(...equality), value: fc.constantFrom<Scalar>(...TIERS) }));
+    kinds.push(fc.record({ property: fc.constant('name'), operator: fc.constantFrom(...equality), value: fc.constantFrom<Scalar>(...NAMES.map((n) => `${prefix}${n}`)) }));
+  }
+  if (like.length) kinds.push(fc.record({ property: fc.constantFrom('tier', 'name'), operator: fc.constantFrom(...like), value: fc.constantFrom<Scalar>('%a%', '%b%', '%llm%', '%api%', '%tor%') }));
+  if (order.length) kinds.push(fc.record({ property: fc.constant(UNITS), operator: fc.constantFrom(...order), value: fc.integer({ min: 1, max: 100 }) as fc.Arbitrary<Scalar> }));
+  return fc.record({ conjunction: fc.constantFrom<'and' | 'or'>('and', 'or'), clauses: fc.array(fc.oneof(...kinds), { minLength: 1, maxLength: 3 }) });
 }
 
 /** The customers the profile lets the harness ingest for, and fresh external ids for one case. */

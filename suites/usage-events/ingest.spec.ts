@@ -13,6 +13,8 @@ import { QueryableWatch, caseWaitMs, fieldsDiffer, reqTags, seqOf, test, type Us
 
 const RULES = ['D-INGEST-ACCEPTED', 'D-INGEST-NAME', 'D-INGEST-CUSTOMER', 'D-INGEST-TIMESTAMP', 'D-INGEST-PROPERTIES', 'D-INGEST-ERRORS-EXACT', 'D-QUERYABLE', 'D-EVENT-FIELDS'];
 const INGEST_CASES = 100;
+/** "At most 100 per request". */
+const LIMIT = 100;
 
 /** An event of the batch: valid, or broken in one field (`variant` picks how). */
 interface Slot {
@@ -74,7 +76,7 @@ function batchOf(usage: Usage, slots: Slot[]) {
 }
 
 test.describe('ingesting usage events', () => {
-  test('ingest, property: generated batches of valid and invalid events; errors name exactly the invalid ones, and exactly the valid ones are listed with their fields', { tag: reqTags(...RULES) }, async ({ usage, property, notApplicable, profile, target }, testInfo) => {
+  test('ingest, property: generated batches of valid and invalid events; errors name exactly the invalid ones, and exactly the valid ones are listed with their fields', { tag: reqTags(...RULES) }, async ({ usage, property, notApplicable, reading, profile, target }, testInfo) => {
     if (usage.scope.requirements['D-INGEST-ACCEPTED']) return RULES.forEach((id) => notApplicable(id, usage.scope.requirements[id]!));
     fitTimeout(testInfo, { requests: INGEST_CASES * depthFactor() * 4, waitMs: INGEST_CASES * depthFactor() * caseWaitMs(usage.settings) }, profile, !target.reference);
     await property({
@@ -86,8 +88,15 @@ test.describe('ingesting usage events', () => {
       check: async (slots, _skip, saw) => {
         const { tag, external, sent, valid, invalid } = batchOf(usage, slots);
         const answer = await usage.ingest(sent, `ingest ${sent.length} events, ${invalid.size} invalid`);
+        answer.readings.forEach((r) => reading(r.point, r.reading));
         const finding = judgeIngestAnswer(sent.length, invalid, { ...answer, status: answer.reply.status });
-        if (finding) throw new RequirementViolation(finding.requirements, finding.message, finding.expected, [answer.reply.exchange]);
+        if (finding) {
+          // Valid events refused count against the target only if it takes them alone (the control).
+          const validAt = sent.map((_, i) => i).filter((i) => !invalid.has(i));
+          const refused = answer.ok ? validAt.filter((i) => answer.indexes?.includes(i)) : validAt;
+          if (refused.length) await usage.confirmRefusal(refused.map((i) => sent[i]), `the ${refused.length} valid events of ${tag} the answer refused`);
+          throw new RequirementViolation(finding.requirements, finding.message, finding.expected, [answer.reply.exchange]);
+        }
         if (invalid.size === 0) saw('D-INGEST-ACCEPTED');
         else if (valid.length > 0) saw('D-INGEST-ERRORS-EXACT');
         for (const kind of new Set(invalid.values())) saw(RULE_OF[kind]);
@@ -111,7 +120,7 @@ test.describe('ingesting usage events', () => {
     });
   });
 
-  test('a batch of 101 events is refused and ingests none of them', { tag: reqTags('D-INGEST-LIMIT', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable }) => {
+  test('a batch of 101 events is refused, or its events beyond the 100th fail; none of those is ingested', { tag: reqTags('D-INGEST-LIMIT', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable, reading }) => {
     if (usage.scope.requirements['D-INGEST-LIMIT']) {
       notApplicable('D-INGEST-LIMIT', usage.scope.requirements['D-INGEST-LIMIT']);
       return notApplicable('D-QUERYABLE', usage.scope.requirements['D-QUERYABLE']!);
@@ -122,15 +131,24 @@ test.describe('ingesting usage events', () => {
     await verify('D-INGEST-LIMIT', async () => {
       const over = await usage.ingest(Array.from({ length: 101 }, (_, i) => wire(event(i))), 'ingest 101 events (one over the limit)');
       const { refusalStatus } = usage.settings;
+      // "At most 100 per request" (D-NS-OVER-LIMIT): the whole batch is refused, or it is taken as far as the 100th
+      // event and the one beyond fails as an error entry of the answer. Either way the 101st is never ingested.
+      const beyondTaken = over.ok && over.indexes?.includes(LIMIT);
+      if (over.ok && !beyondTaken) {
+        throw deviation(`a batch of 101 events was answered ${over.reply.status} without an error entry for the event beyond the 100th: ${over.reply.text.slice(0, 200)}`, `refused whole${refusalStatus === undefined ? '' : ` (${refusalStatus}, settings.refusalStatus)`}, or an error entry for the event at ${LIMIT}`);
+      }
       const refused = refusalStatus === undefined ? over.reply.status >= 400 && over.reply.status < 500 : over.reply.status === refusalStatus;
-      if (!refused) throw deviation(`a batch of 101 events was answered ${over.reply.status} ${over.reply.text.slice(0, 200)}`, refusalStatus === undefined ? 'a 4xx refusal' : `${refusalStatus} (settings.refusalStatus)`);
+      if (!over.ok && !refused) throw deviation(`a batch of 101 events was answered ${over.reply.status} ${over.reply.text.slice(0, 200)}`, refusalStatus === undefined ? 'a 4xx refusal' : `${refusalStatus} (settings.refusalStatus)`);
+      reading('D-NS-OVER-LIMIT', beyondTaken ? 'excess-as-errors' : 'whole-batch-refused');
+      over.readings.forEach((r) => reading(r.point, r.reading));
       // "Ingests nothing" cannot be waited for; a later event of the same customer can: once it shows, an earlier one would.
       const sentinel = event(101);
-      const accepted = await usage.ingest([wire(sentinel)], 'ingest one event after the refused batch (the sentinel)');
-      if (!accepted.ok) throw new RequirementViolation('D-INGEST-LIMIT', `a single valid event was refused too (${accepted.reply.status}): whether the 101 were refused for their number cannot be told`, 'the single event accepted');
-      const items = await queryable.settled(() => usage.settled({ external_customer_id: external }, new Set([sentinel.seq]), 'the sentinel after the refused batch', ['D-INGEST-LIMIT']));
-      const leaked = items.filter((item) => seqOf(item) !== sentinel.seq);
-      if (leaked.length) throw deviation(`${leaked.length} events of the refused batch of 101 were ingested`, 'none of them ingested');
+      // The sentinel is the control too: a target that refuses it may have refused the 101 for something else.
+      await usage.ingestNeeded([wire(sentinel)], 'ingest one event after the batch of 101 (the sentinel)');
+      const items = await queryable.settled(() => usage.settled({ external_customer_id: external }, new Set([sentinel.seq]), 'the sentinel after the batch of 101', ['D-INGEST-LIMIT']));
+      const notIngested = beyondTaken ? new Set([event(LIMIT).seq]) : new Set(Array.from({ length: 101 }, (_, i) => event(i).seq));
+      const leaked = items.filter((item) => notIngested.has(seqOf(item) ?? ''));
+      if (leaked.length) throw deviation(`${leaked.length} events of the batch of 101 that ${beyondTaken ? 'got an error entry' : 'was refused'} were ingested`, 'none of them ingested');
     });
     await verify('D-QUERYABLE', () => queryable.verdict());
   });
@@ -147,8 +165,7 @@ test.describe('ingesting usage events', () => {
     const later = [5, true].map((v, i) => event(i + 1, 'storage', { [mixed]: v }));
     const queryable = new QueryableWatch();
     await verify('D-INGEST-PROPERTY-TYPES', async () => {
-      const one = await usage.ingest([wire(first)], `ingest ${mixed} as a string`);
-      if (!one.ok) throw new RequirementViolation('D-INGEST-PROPERTY-TYPES', `the first event, a string property, was refused (${one.reply.status})`, 'accepted');
+      await usage.ingestNeeded([wire(first)], `ingest ${mixed} as a string`);
       await queryable.settled(() => usage.settled({ external_customer_id: external }, new Set([first.seq]), 'the string-typed event', ['D-INGEST-PROPERTY-TYPES']));
       const two = await usage.ingest(later.map(wire), `ingest ${mixed} as a number and as a boolean`);
       const refused = new Set(two.ok ? (two.indexes ?? []).filter((i): i is number => typeof i === 'number') : [0, 1]);

@@ -4,18 +4,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { deviation, NotTested } from '../../harness/verdicts.ts';
+import { eventOf } from './answers.ts';
 import { wire } from './model.ts';
 import { QueryableWatch, reqTags, seqOf, test } from './usage.ts';
 
-test('GET /v1/events/{id}: a listed event by its id, and an unknown id refused', { tag: reqTags('D-GET-EVENT', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable }) => {
+test('GET /v1/events/{id}: a listed event by its id, and an unknown id refused', { tag: reqTags('D-GET-EVENT', 'D-QUERYABLE') }, async ({ usage, verify, notApplicable, reading }) => {
   const { eventId } = usage.settings;
   const queryable = new QueryableWatch();
   await verify('D-GET-EVENT', async () => {
     let listed: Record<string, unknown> | undefined;
     if (!usage.scope.requirements['D-QUERYABLE']) {
       const sent = usage.freshCase().event(0, 'api_call', { tier: 'tier_b', units: 7 });
-      const answer = await usage.ingest([wire(sent)], 'ingest one event to read back');
-      if (!answer.ok) throw new NotTested(`the event to read back was refused (${answer.reply.status}): D-INGEST-ACCEPTED's concern`);
+      await usage.ingestNeeded([wire(sent)], 'ingest one event to read back');
       const items = await queryable.settled(() => usage.settled({ external_customer_id: sent.external_customer_id }, new Set([sent.seq]), 'the event to read back', ['D-GET-EVENT']));
       listed = items.find((i) => seqOf(i) === sent.seq);
     } else {
@@ -27,7 +27,9 @@ test('GET /v1/events/{id}: a listed event by its id, and an unknown id refused',
     if (typeof id !== 'string' && typeof id !== 'number') throw deviation(`the listed event has no id in ${JSON.stringify(eventId)} (settings.eventId): ${JSON.stringify(listed).slice(0, 200)}`, 'an id to read it by');
     const one = await usage.get(String(id), 'the listed event by its id');
     if (one.status < 200 || one.status >= 300) throw deviation(`GET /v1/events/${id} of a listed event answered ${one.status} ${one.text.slice(0, 200)}`, 'the event');
-    const got = one.json as Record<string, unknown> | undefined;
+    // The event itself, or wrapped in an envelope (D-NS-EVENT-ENVELOPE).
+    const { event: got, reading: seen } = eventOf(one.json, eventId);
+    if (seen) reading(seen.point, seen.reading);
     if (!got || String(got[eventId]) !== String(id) || seqOf(got) !== seqOf(listed!)) throw deviation(`GET /v1/events/${id} answered another event: ${one.text.slice(0, 300)}`, `the event listed with ${eventId} ${id}`);
     const unknown = await usage.get(`conformance-unknown-${randomUUID()}`, 'an id the target never gave out');
     if (unknown.status < 400 || unknown.status >= 500) throw deviation(`GET /v1/events/{id} of an unknown id answered ${unknown.status} ${unknown.text.slice(0, 200)}`, 'a 4xx refusal');

@@ -74,17 +74,36 @@ const schemas = builtOnce(() => {
           },
           { additionalProperties: false, default: {} },
         ),
-        /** Paging of the list: parameter names and the page size (at most 100), and where the items are. */
+        /**
+         * Paging of the list (not shown): its style, parameter names and the page size asked for (at most 100), and
+         * where the answer holds the items, the total and the next cursor. Unless the profile states the style, the
+         * reader follows what each answer shows (a next cursor, a total, pages that bring nothing new).
+         */
         paging: Type.Object(
           {
+            /** page: numbered pages; offset: an offset counted in events; cursor: the previous answer's cursor; none: one answer holds every event. */
+            style: Type.Union([Type.Literal('page'), Type.Literal('offset'), Type.Literal('cursor'), Type.Literal('none')], { default: 'page' }),
             page: Type.String({ default: 'page' }),
             limit: Type.String({ default: 'limit' }),
+            offset: Type.String({ default: 'offset' }),
+            cursor: Type.String({ default: 'cursor' }),
             size: Type.Integer({ minimum: 1, maximum: 100, default: 100 }),
             /** A JSON pointer to the items in the answer ("" for a bare array). */
             items: Type.String({ default: '/items' }),
+            /** A JSON pointer to the number of events the query matches, where an answer gives it. */
+            total: Type.String({ default: '/pagination/total_count' }),
+            /** A JSON pointer to the cursor of the next page (null or absent on the last). */
+            nextCursor: Type.String({ default: '/next_cursor' }),
           },
           { additionalProperties: false, default: {} },
         ),
+        /**
+         * The operators a filter clause knows ("the same format as meter filters", not shown): the list-filter check
+         * generates clauses with these when the profile states them, and with the comparisons alone otherwise.
+         */
+        filterOperators: Type.Array(Operator, { minItems: 1, uniqueItems: true, default: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'not_like'] }),
+        /** A JSON pointer to the statistics rows in the answer ("": the answer is the array of rows). */
+        statisticsRows: Type.String({ default: '' }),
         /** The member that holds a stored event's id. */
         eventId: Type.String({ default: 'id' }),
         /** "Within a few seconds": how long the harness waits (polling with back-off) before an event must be queryable. */

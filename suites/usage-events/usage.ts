@@ -3,13 +3,15 @@
  * query names, paging), waiting for events to become queryable, and reading stored events back into the model's
  * terms. The checks (the *.spec.ts files) judge; this module only sends, reads and waits.
  */
-import { test as base, Inconclusive, NotTested } from '../../harness/fixtures.ts';
+import { test as base, NotTested } from '../../harness/fixtures.ts';
 import type { Reply } from '../../harness/http/client.ts';
-import { getAt } from '../../harness/json-pointer.ts';
+import { isStated } from '../../harness/profile/load.ts';
 import { eventually } from '../../harness/stateful.ts';
 import { RequirementViolation } from '../../harness/verdicts.ts';
+import { ingestMembers, type SeenReading } from './answers.ts';
 import { Stretches, caseTag, runOffsetDays } from './events.ts';
 import { HOUR, iso, wire, type Interval, type ListQuery, type ModelEvent, type Aggregation } from './model.ts';
+import { readAllPages, type PagingStyle } from './paging.ts';
 import { usageScope, type UsageScope } from './scope.ts';
 import type { UsageEventsSettings } from './settings.ts';
 
@@ -19,6 +21,10 @@ export interface IngestAnswer {
   inserted: unknown;
   /** The index of each error entry, as the answer gives them; undefined when there is no array of errors. */
   indexes: unknown[] | undefined;
+  /** Whether the profile states the member that gives an error entry's position (settings.ingestResponse.errorIndex). */
+  positionsStated: boolean;
+  /** The readings of the answer's open points it showed (answers.ts), for a check to record. */
+  readings: SeenReading[];
 }
 
 export interface StatsQuery {
@@ -41,12 +47,33 @@ export interface FreshCase {
 
 export interface Usage {
   settings: UsageEventsSettings;
+  /** Whether the profile states a setting (a dotted path under the entry's settings) rather than leaving its default. */
+  stated(setting: string): boolean;
   scope: UsageScope;
   stretches: Stretches;
   freshCase(): FreshCase;
   ingest(events: unknown[], label: string): Promise<IngestAnswer>;
+  /**
+   * Ingests events valid by the document that a check needs stored (to read them back): when the target refuses any
+   * of them, the check cannot be judged (NotTested; whether it may refuse them is D-INGEST-ACCEPTED's concern, or the
+   * place in time the profile gives its events, D-NS-TIMESTAMP-RANGE).
+   */
+  ingestNeeded(events: unknown[], label: string): Promise<IngestAnswer>;
+  /** Whether the answer took the event at `position`. */
+  took(answer: IngestAnswer, position: number): boolean;
+  /** What a check that needed the events an answer refused throws: it cannot be judged (see ingestNeeded). */
+  notTaken(answer: IngestAnswer): NotTested;
+  /**
+   * A refusal of events valid by the document counts only beside a control: the same events sent again alone. When
+   * the target takes them alone, the refusal stands; when it refuses them again, what it refuses is the events
+   * themselves, which the check cannot hold against it unless the profile states where in time they lie
+   * (settings.timeBase, D-NS-TIMESTAMP-RANGE): then NotTested.
+   */
+  confirmRefusal(events: unknown[], label: string): Promise<void>;
   /** Every page of the list for a query; the items as the target gives them. */
   list(q: ListQuery, label: string): Promise<Array<Record<string, unknown>>>;
+  /** The paging style the last list was read in (D-NS-LIST-PAGING), for a check to record. */
+  lastPaging(): PagingStyle | undefined;
   get(id: string, label: string): Promise<Reply>;
   stats(q: StatsQuery, label: string): Promise<Reply>;
   /**
@@ -121,6 +148,7 @@ export function caseWaitMs(settings: UsageEventsSettings): number {
 
 export const test = base.extend<{ usage: Usage }>({
   usage: async ({ api, profile, target, identity, note }, use) => {
+    const stated = (setting: string) => isStated(profile, 'usage-events', setting);
     const entry = profile.interfaces['usage-events'];
     if (!entry) throw new Error('harness: usage-events is not in the profile');
     const settings = entry.settings as UsageEventsSettings;
@@ -141,8 +169,24 @@ export const test = base.extend<{ usage: Usage }>({
       [settings.query.meter]: q.meter?.id,
     });
     let longest = 0;
-    // The exchanges of the last list read: the evidence when events never show.
+    // The exchanges of the last list read: the evidence when events never show; and whether it surely ended.
     let lastList: Reply[] = [];
+    let lastComplete = true;
+    let lastStyle: PagingStyle | undefined;
+    const pagingRules = {
+      paging: settings.paging,
+      style: stated('paging.style') ? settings.paging.style : undefined,
+      itemsStated: stated('paging.items'),
+      totalStated: stated('paging.total'),
+      sizeStated: stated('paging.size'),
+      eventId: settings.eventId,
+    };
+    const ingestNames = { names: settings.ingestResponse, indexStated: stated('ingestResponse.errorIndex') };
+    /** Why valid events were refused, as far as the harness can tell: what the profile would have to state. */
+    const refusedValid = (reply: Reply) =>
+      `the target refused events valid by the document (${reply.status} ${reply.text.slice(0, 160)}); whether it may is D-INGEST-ACCEPTED's concern${
+        stated('timeBase') ? '' : `, or rests on where in time they lie (settings.timeBase, default ${settings.timeBase}, is not stated; D-NS-TIMESTAMP-RANGE)`
+      }`;
     // Once events failed to show within the bound, later waits of the test look once: the verdict is already given,
     // and each wait would sit out the whole bound again (shrinking included). Once some events of a batch never
     // showed while others did, later waits end a while after the slowest wait seen so far.
@@ -152,6 +196,7 @@ export const test = base.extend<{ usage: Usage }>({
     const stretches = new Stretches(identity, settings.timeBase, target.reference ? 0 : runOffsetDays());
     const usage: Usage = {
       settings,
+      stated,
       scope,
       stretches,
       freshCase: () => {
@@ -162,31 +207,36 @@ export const test = base.extend<{ usage: Usage }>({
       },
       ingest: async (events, label) => {
         const reply = await send({ method: 'POST', path: '/v1/events/ingest', json: { events }, label });
-        const body = reply.json as Record<string, unknown> | undefined;
-        const errors = body && typeof body === 'object' ? body[settings.ingestResponse.errors] : undefined;
-        const ok = reply.status >= 200 && reply.status < 300;
-        return {
-          reply,
-          ok,
-          inserted: body && typeof body === 'object' ? body[settings.ingestResponse.inserted] : undefined,
-          indexes: Array.isArray(errors) ? errors.map((e) => (e && typeof e === 'object' ? (e as Record<string, unknown>)[settings.ingestResponse.errorIndex] : undefined)) : undefined,
-        };
+        const members = ingestMembers(reply.json, events.length, ingestNames);
+        return { reply, ok: reply.status >= 200 && reply.status < 300, ...members, positionsStated: ingestNames.indexStated };
+      },
+      ingestNeeded: async (events, label) => {
+        const answer = await usage.ingest(events, label);
+        if (events.some((_, i) => !usage.took(answer, i))) throw usage.notTaken(answer);
+        return answer;
+      },
+      took: (answer, position) => answer.ok && !(answer.indexes ?? []).includes(position),
+      notTaken: (answer) => new NotTested(`${refusedValid(answer.reply)}: this check needs them stored to judge anything`),
+      confirmRefusal: async (events, label) => {
+        const again = await usage.ingest(events, `${label} (the control: the refused valid events alone)`);
+        if (again.ok && (again.indexes?.length ?? 0) === 0) return;
+        if (!stated('timeBase')) throw new NotTested(`${refusedValid(again.reply)}, alone as in their batch: they may lie where the target takes no events`);
       },
       list: async (q, label) => {
-        const items: Array<Record<string, unknown>> = [];
-        const { page, limit, size } = settings.paging;
         lastList = [];
-        for (let n = 1; n <= 50; n++) {
-          const r = await send({ method: 'GET', path: `/v1/events${query({ ...listParams(q), [page]: String(n), [limit]: String(size) })}`, label: `${label} (page ${n})` });
-          lastList.push(r);
-          if (r.status < 200 || r.status >= 300) throw new Inconclusive(`the list could not be read: GET /v1/events answered ${r.status} ${r.text.slice(0, 200)}`);
-          const found = getAt(r.json, settings.paging.items);
-          if (!Array.isArray(found)) throw new Inconclusive(`the list answer has no array of events at ${JSON.stringify(settings.paging.items)} (settings.paging.items): ${r.text.slice(0, 200)}`);
-          items.push(...(found as Array<Record<string, unknown>>));
-          if (found.length < size) return items;
-        }
-        throw new Inconclusive(`the list for ${label} did not end within 50 pages of ${size}`);
+        const read = await readAllPages(
+          async (paging, n) => {
+            const r = await send({ method: 'GET', path: `/v1/events${query({ ...listParams(q), ...paging })}`, label: `${label} (page ${n})` });
+            lastList.push(r);
+            return r;
+          },
+          pagingRules,
+        );
+        lastComplete = read.complete;
+        lastStyle = read.style;
+        return read.items;
       },
+      lastPaging: () => lastStyle,
       get: (id, label) => send({ method: 'GET', path: `/v1/events/${encodeURIComponent(id)}`, label }),
       stats: (q, label) =>
         send({
@@ -223,6 +273,8 @@ export const test = base.extend<{ usage: Usage }>({
           const evidence = lastList.map((r) => r.exchange);
           if (shown.size === 0) gaveUp = true;
           else lost = true;
+          // A list the reader could not follow to its end proves nothing about the events it did not show.
+          if (!lastComplete) throw new NotTested(`the list for ${label} could not be read to its end (a full page was followed by one that brought nothing new): state the target's paging in settings.paging (style, and where the answer gives a total or a next cursor)`);
           if (shown.size === 0) throw new RequirementViolation('D-QUERYABLE', e.message.replace(/^D-QUERYABLE: /, ''), e.expected, evidence);
           const gone = [...seqs].filter((s) => !shown.has(s));
           throw new RequirementViolation(missing, `${gone.length} of the ${seqs.size} events ingested for ${label} never showed within ${settings.queryableWithinMs} ms while the others did (not ingested): ${gone.slice(0, 5).join(', ')}`, 'every event the answer counted as ingested is listed', evidence);

@@ -6,6 +6,7 @@
  * reference starts and serves with every point in its first other reading at once.
  */
 import { after, describe, test } from 'node:test';
+import { answerOf, type Answer } from '../support/answer.ts';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { readings } from '../../mocks/game-bridge/readings.ts';
@@ -38,24 +39,11 @@ async function reference(asked: Asked = {}, o: { settings?: Partial<BridgeSettin
   return server.url;
 }
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
 
 async function call(base: string, method: string, path: string, o: { headers?: Record<string, string>; raw?: string; body?: unknown } = {}): Promise<Answer> {
   const text = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
   const res = await fetch(base + path, { method, headers: { ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers }, body: text, redirect: 'manual' });
-  const body = await res.text();
-  let json: unknown;
-  try {
-    json = body ? JSON.parse(body) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text: body, json };
+  return answerOf(res);
 }
 
 /** A request written on a socket as it is (fetch would upper-case "get"); resolves to the raw answer. */

@@ -3,6 +3,7 @@
  * each started alone and shown taking effect with a request or two, then all of their first other readings at once.
  */
 import { after, describe, test } from 'node:test';
+import { answerOf, type Answer } from '../support/answer.ts';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { Value } from '@sinclair/typebox/value';
@@ -48,12 +49,6 @@ async function reference(asked: Record<string, string>, o: { settings?: Partial<
   return client(server);
 }
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
 
 function client(server: StreamProxyServer) {
   const call = async (method: string, path: string, o: { headers?: Record<string, string>; body?: unknown; raw?: string; token?: string | null } = {}): Promise<Answer> => {
@@ -64,14 +59,7 @@ function client(server: StreamProxyServer) {
       headers: { ...(text !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...o.headers },
       body: text,
     });
-    const body = await res.text();
-    let json: unknown;
-    try {
-      json = body ? JSON.parse(body) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text: body, json };
+    return answerOf(res);
   };
   return { server, call };
 }

@@ -6,6 +6,7 @@
  * the other reads; then the switched-off configurations, and a handful of seeded faults, each shown misbehaving.
  */
 import { after, before, describe, test } from 'node:test';
+import { answerOf, type Answer } from '../support/answer.ts';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -50,12 +51,6 @@ async function reference(o: { fault?: string; settings?: Partial<StreamProxySett
   return server;
 }
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
 
 const admin = { authorization: `Bearer ${SECRETS.adminToken}` };
 const user = { authorization: `Bearer ${SECRETS.userToken}` };
@@ -63,14 +58,7 @@ const user = { authorization: `Bearer ${SECRETS.userToken}` };
 async function call(base: string, method: string, p: string, o: { headers?: Record<string, string>; body?: unknown; raw?: string } = {}): Promise<Answer> {
   const text = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
   const res = await fetch(p.startsWith('http') ? p : base + p, { method, headers: { ...(text !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers }, body: text });
-  const body = await res.text();
-  let json: unknown;
-  try {
-    json = body ? JSON.parse(body) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text: body, json };
+  return answerOf(res);
 }
 
 /** Requests to one reference, under its prefix, with the admin token unless told otherwise. */

@@ -5,6 +5,7 @@
  * every point in its first other reading at once, and a few seeded faults under them.
  */
 import { after, describe, test } from 'node:test';
+import { answerOf, type Answer } from '../support/answer.ts';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
 import { usageEventsEntry, type UsageEventsSettings } from '../../suites/usage-events/settings.ts';
@@ -23,12 +24,6 @@ after(async () => {
   await Promise.all(running.map((r) => r.close()));
 });
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
 
 type Asked = Record<string, string>;
 
@@ -51,14 +46,7 @@ async function reference(asked: Asked, o: { fault?: string; settings?: Record<st
     const headers: Record<string, string> = { ...(text === undefined ? {} : { 'content-type': 'application/json' }), ...opts.headers };
     if (opts.token !== null) headers.authorization = `Bearer ${opts.token ?? TOKEN}`;
     const res = await fetch(`${server.url}${path}${search.size ? `?${search}` : ''}`, { method, headers, body: text });
-    const body = await res.text();
-    let json: unknown;
-    try {
-      json = body ? JSON.parse(body) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text: body, json };
+    return answerOf(res);
   };
   return {
     settings: full,

@@ -78,6 +78,21 @@ export function judgeFault(fault: Fault, code: number, s: RunSummary | undefined
   return { proves };
 }
 
+/**
+ * A fault run shared by several interfaces, each with its own fault: each is judged on its own requirements and broken
+ * tests, and its proofs stand or fall on its own detection, whatever became of the others' faults.
+ */
+export function judgeSharedFaultRun(faults: Array<{ interfaceName: string; fault: Fault }>, code: number, s: RunSummary | undefined): { problem?: string; proves: Pair[] } {
+  const verdicts = faults.map((f) => ({ f, v: judgeFault(f.fault, code, s && seenFrom(s, f.interfaceName)) }));
+  const problems = verdicts.filter((x) => x.v.problem).map((x) => `${x.f.interfaceName}:${x.f.fault.name}: ${x.v.problem}`);
+  return { problem: problems.length ? problems.join('\n     ') : undefined, proves: verdicts.flatMap((x) => x.v.proves) };
+}
+
+/** A run's summary seen from one interface: its requirements and its broken tests only. */
+function seenFrom(s: RunSummary, interfaceName: string): RunSummary {
+  return { ...s, interfaces: s.interfaces.filter((i) => i.name === interfaceName), brokenTests: s.brokenTests.filter((b) => b.test.startsWith(`${interfaceName} ›`)) };
+}
+
 /** Claimed (check, requirement) pairs that no fault made fail. */
 export function unproven(claimed: Pair[], proven: Pair[]): Pair[] {
   const seen = new Set(proven.map(pairKey));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunSummary } from '../../harness/reporter/summary.ts';
-import { checkName, consistency, judgeFault, judgeValid, pairKey, unproven, type Pair } from '../../scripts/selftest-judge.ts';
+import { checkName, consistency, judgeFault, judgeSharedFaultRun, judgeValid, pairKey, unproven, type Pair } from '../../scripts/selftest-judge.ts';
 
 type Req = RunSummary['interfaces'][number]['requirements'][number];
 
@@ -65,4 +65,21 @@ test('parts of one check share its name; a valid configuration must pass cleanly
   assert.equal(consistency(1, summary([req('C-A', 'failed', ['t'])]), 1, []), undefined);
   assert.match(consistency(1, summary([req('C-A', 'failed', ['t'])]), 0, []) ?? '', /junit/);
   assert.match(consistency(0, summary([req('C-A', 'failed', ['t'])]), 1, []) ?? '', /exited 0/);
+});
+
+test('in a fault run shared by two interfaces, an undetected fault unproves only its own checks', () => {
+  const bridge = summary([req('C-A', 'failed', ['table rows'])]).interfaces[0];
+  const chat = { ...bridge, name: 'chat', requirements: [req('E-A', 'passed', ['limit'])] };
+  const s = summary([], { interfaces: [bridge, chat], exitCode: 1, failedCounted: ['C-A'] });
+  const r = judgeSharedFaultRun(
+    [
+      { interfaceName: 'game-bridge', fault },
+      { interfaceName: 'chat', fault: { name: 'g', description: 'd', violates: ['E-A'] } },
+    ],
+    1,
+    s,
+  );
+  assert.match(r.problem ?? '', /chat:g: survived: E-A/);
+  assert.doesNotMatch(r.problem ?? '', /game-bridge/);
+  assert.deepEqual(r.proves, [{ interfaceName: 'game-bridge', check: 'table rows', requirement: 'C-A' }]);
 });

@@ -123,7 +123,7 @@ export function applyGate(s: RunSummary, o: GateOptions): RunSummary & { gate: G
   // The set-aside failures no longer count; the rest decides as it would have without them. An expired waiver fails.
   const setAside = (r: { counted: boolean }) => !r.counted;
   const failedCounted = countedFailures(interfaces, s.strict, setAside);
-  let { code: exitCode, reason: exitReason } = s.exitCode === 1 ? exitCodeOf(interfaces, s.strict, false, setAside) : { code: s.exitCode, reason: s.exitReason };
+  let { code: exitCode, reason: exitReason } = s.exitCode === 1 ? exitCodeOf(interfaces, s.strict, { setAside, broken: s.brokenTests }) : { code: s.exitCode, reason: s.exitReason };
   if (exitCode === 1 && o.failOn === 'new') exitReason = `${exitReason} (failures the baseline did not have)`;
   if (exitCode !== 1 && s.exitCode === 1) exitReason = `${exitReason}; ${gate.waived.length} failures waived${o.failOn === 'new' ? `, ${gate.stillFailing.length} failing in the baseline too` : ''}`;
   if (expired.length) {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { COUNTED_FAILURES } from '../counted.ts';
 import { ENV } from '../options.ts';
 import { ROOT, interfaceOfTest, reportsDir } from '../paths.ts';
@@ -16,7 +16,7 @@ import { ANNOTATION, type Evidence, type SeenReading, type Verdict } from '../ve
 import type { WriteRecord } from '../writes.ts';
 import { CASSETTE_SCHEMA_VERSION, type Cassette } from './cassette.ts';
 import { writeSummaryReports } from './html.ts';
-import { SUMMARY_SCHEMA_VERSION, countedFailures, countedInconclusive, exitCodeOf, isCounted, mergeStatus, totalsOf, type Cause, type InterfaceResult, type OpenPointResult, type RequirementResult, type RunSummary } from './summary.ts';
+import { RUN_START, SUMMARY_SCHEMA_VERSION, countedFailures, countedInconclusive, exitCodeOf, isCounted, mergeStatus, totalsOf, type Cause, type InterfaceResult, type OpenPointResult, type RequirementResult, type RunSummary } from './summary.ts';
 
 interface Collected {
   interfaceName: string;
@@ -44,7 +44,14 @@ export default class ConformanceReporter implements Reporter {
   private readonly timing: RunSummary['timing'] = [];
   private readonly readings: Array<SeenReading & { interfaceName: string; test: string }> = [];
 
+  /** Errors outside any test: a suite file that does not load, a global set-up that threw. */
+  private readonly startErrors: TestError[] = [];
+
   onBegin(_config: FullConfig, _suite: Suite): void {}
+
+  onError(error: TestError): void {
+    this.startErrors.push(error);
+  }
 
   printsToStdio(): boolean {
     return false;
@@ -106,7 +113,8 @@ export default class ConformanceReporter implements Reporter {
     }
     const strict = Boolean(process.env[ENV.strict]);
     const interfaces = targets.map((t) => this.interfaceResult(t, profile, strict));
-    const exit = exitCodeOf(interfaces, strict, result.status === 'interrupted');
+    this.recordStartErrors(profile);
+    const exit = exitCodeOf(interfaces, strict, { interrupted: result.status === 'interrupted', broken: this.broken });
     const summary: RunSummary = {
       schemaVersion: SUMMARY_SCHEMA_VERSION,
       runId: process.env[ENV.runId] ?? '',
@@ -135,6 +143,22 @@ export default class ConformanceReporter implements Reporter {
       timing: this.timing,
     };
     writeSummaryReports(this.reports, summary);
+  }
+
+  /**
+   * Errors that kept the run from starting are listed first among the broken tests, with where they arose, and
+   * printed (the console shows nothing else of them; --quiet runs have no other reporter): exit 2, the cause named.
+   */
+  private recordStartErrors(profile: Profile): void {
+    if (this.startErrors.length === 0) return;
+    const redact = (text: string) => Object.keys(profile.interfaces).reduce((t, name) => (isInterfaceName(name) ? secretsFor(profile, name).redact(t) : t), text);
+    const entries = this.startErrors.map((e) => {
+      const where = e.location ? `${path.relative(ROOT, e.location.file)}:${e.location.line}:${e.location.column}` : undefined;
+      const text = stripColours([e.message ?? e.value ?? 'unknown error', where && `at ${where}`, e.snippet].filter(Boolean).join('\n'));
+      return { test: RUN_START, error: redact(text).slice(0, 4000) };
+    });
+    this.broken.unshift(...entries);
+    for (const e of entries) process.stderr.write(`conformance: the run could not start:\n${e.error}\n`);
   }
 
   private interfaceResult(target: Target, profile: Profile, strict: boolean): InterfaceResult {

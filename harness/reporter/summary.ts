@@ -146,25 +146,44 @@ export function countedInconclusive(interfaces: InterfaceResult[], strict: boole
   return interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'inconclusive' && decides(r, strict)).map((r) => r.id));
 }
 
+export interface ExitContext {
+  interrupted?: boolean;
+  setAside?: SetAside;
+  /** Tests that broke, timed out or never started, and errors that stopped the run from starting (brokenTests). */
+  broken?: RunSummary['brokenTests'];
+}
+
 /**
- * 1 when a counted requirement failed; otherwise 2 when a counted requirement is inconclusive or nothing at all was
- * judged (a --grep that matches no test, say); otherwise 0.
+ * 1 when a counted requirement failed; otherwise 2 when a check broke or the run could not start (whatever level the
+ * broken check claims: a crash decides nothing), when a counted requirement is inconclusive, or when nothing at all
+ * was judged (a --grep that matches no test, say); otherwise 0.
  */
-export function exitCodeOf(interfaces: InterfaceResult[], strict: boolean, interrupted = false, setAside?: SetAside): { code: 0 | 1 | 2; reason: string } {
+export function exitCodeOf(interfaces: InterfaceResult[], strict: boolean, context: ExitContext = {}): { code: 0 | 1 | 2; reason: string } {
+  const { interrupted = false, setAside, broken = [] } = context;
   const failed = countedFailures(interfaces, strict, setAside);
   const knockOns = interfaces.flatMap((i) => i.requirements).filter((r) => r.status === 'failed' && isKnockOn(r)).map((r) => r.id);
   const alsoKnockOns = knockOns.length ? `; knock-ons of those, not counted: ${knockOns.join(', ')}` : '';
   if (failed.length) return { code: 1, reason: `${failed.length} counted requirement${failed.length > 1 ? 's' : ''} failed: ${failed.join(', ')}${alsoKnockOns}` };
+  const startErrors = broken.filter((b) => b.test.startsWith(RUN_START));
+  if (startErrors.length) return { code: 2, reason: `the run could not start: ${firstLine(startErrors[0].error)}` };
+  if (broken.length) {
+    return { code: 2, reason: `${broken.length} check${broken.length > 1 ? 's' : ''} broke instead of judging (the harness's or the environment's trouble, not the target's); first: ${broken[0].test}: ${firstLine(broken[0].error)}` };
+  }
   const inconclusive = countedInconclusive(interfaces, strict);
   if (inconclusive.length) {
     const first = interfaces.flatMap((i) => i.requirements).find((r) => r.status === 'inconclusive' && decides(r, strict));
-    return { code: 2, reason: `no counted requirement failed, but ${inconclusive.length} could not be decided (${inconclusive.join(', ')}); first cause: ${(first?.message ?? 'unknown').split('\n')[0].slice(0, 300)}` };
+    return { code: 2, reason: `no counted requirement failed, but ${inconclusive.length} could not be decided (${inconclusive.join(', ')}); first cause: ${firstLine(first?.message ?? 'unknown')}` };
   }
   if (interrupted) return { code: 2, reason: 'the run was interrupted' };
   const judged = interfaces.flatMap((i) => i.requirements).filter((r) => r.status === 'passed' || r.status === 'flagged' || r.status === 'failed');
   if (judged.length === 0) return { code: 2, reason: 'nothing was tested: no requirement got a verdict (does --grep match any test?)' };
   return { code: 0, reason: `every counted requirement that was judged passed (${strict ? 'musts and shoulds, --strict' : 'musts'})` };
 }
+
+/** The test name under which errors that stopped the run before any test (a suite that does not load, a failed global set-up) are listed among brokenTests. */
+export const RUN_START = 'the run › start';
+
+const firstLine = (text: string) => text.split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? '';
 
 export function totalsOf(reqs: Array<Pick<Requirement, 'id'> & { status: RequirementStatus }>): Record<RequirementStatus, number> {
   const totals: Record<RequirementStatus, number> = { passed: 0, failed: 0, inconclusive: 0, 'not-tested': 0, 'not-applicable': 0, flagged: 0 };

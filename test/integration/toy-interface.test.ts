@@ -65,6 +65,35 @@ describe('a seventh, toy interface added in its own folders and one registry lin
     assert.match(r.out, /holds a credential \([^)]*TOY_KEY/);
   });
 
+  test('a suite file that does not load stops the run with exit 2 and its cause printed, not "does --grep match"', async () => {
+    const broken = path.join(copy, 'suites', 'toy', 'broken.spec.ts');
+    writeFileSync(broken, 'const x: = 1;\n');
+    try {
+      const r = await run('conformance.ts', ['--target', 'targets/reference-toy.yaml', '--quiet']);
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.out, /the run could not start: SyntaxError: .*broken\.spec\.ts/);
+      assert.doesNotMatch(r.out, /does --grep match/);
+    } finally {
+      rmSync(broken);
+    }
+  });
+
+  test('a check that crashes exits 2 although it claims only a should', async () => {
+    const crashing = path.join(copy, 'suites', 'toy', 'crash.spec.ts');
+    writeFileSync(
+      crashing,
+      "import { test, reqTags } from '../../harness/fixtures.ts';\n" +
+        "test('a check that crashes', { tag: reqTags('T-GEN-NO-5XX') }, async () => {\n  (undefined as unknown as { x: number }).x;\n});\n",
+    );
+    try {
+      const r = await run('conformance.ts', ['--target', 'targets/reference-toy.yaml', '--quiet']);
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.out, /1 check broke .*a check that crashes: .*TypeError/);
+    } finally {
+      rmSync(crashing);
+    }
+  });
+
   test('bench validates its documented responses too', { timeout: 120_000 }, async () => {
     const r = await run('bench.ts', ['--skip-run', '--seconds', '0.2']);
     assert.equal(r.code, 0, r.out);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countedFailures, exitCodeOf, mergeStatus, type InterfaceResult, type RunSummary } from '../../harness/reporter/summary.ts';
+import { RUN_START, countedFailures, exitCodeOf, mergeStatus, type InterfaceResult, type RunSummary } from '../../harness/reporter/summary.ts';
 import { renderHtml } from '../../harness/reporter/html.ts';
 import { renderRequirementsJunit } from '../../harness/reporter/junit.ts';
 import { summaryProblems } from '../../harness/reporter/summary-schema.ts';
@@ -57,6 +57,16 @@ test('exit 2 when a counted requirement is undecided or nothing was judged; 0 wh
   assert.equal(exitCodeOf([iface([req('E-A', 'must', 'not-tested'), req('E-D', 'must', 'not-applicable')])], false).code, 2);
   assert.equal(exitCodeOf([], false).code, 2);
   assert.equal(exitCodeOf([iface([req('E-A', 'must', 'not-tested'), req('E-D', 'must', 'passed')])], false).code, 0);
+});
+
+test('a check that broke, or a run that could not start, exits 2 whatever level it claims; a counted failure still exits 1', () => {
+  const passing = iface([req('E-A', 'should', 'inconclusive'), req('E-D', 'must', 'passed')]);
+  const crashed = exitCodeOf([passing], false, { broken: [{ test: 'chat › body', error: 'TypeError: x is undefined\n  at …' }] });
+  assert.equal(crashed.code, 2);
+  assert.match(crashed.reason, /1 check broke .*chat › body: TypeError: x is undefined/);
+  const unstarted = exitCodeOf([], false, { broken: [{ test: RUN_START, error: '\nSyntaxError: Unexpected token\nat suites/chat/x.spec.ts:1:9' }] });
+  assert.deepEqual(unstarted, { code: 2, reason: 'the run could not start: SyntaxError: Unexpected token' });
+  assert.equal(exitCodeOf([iface([req('E-A', 'must', 'failed')])], false, { broken: [{ test: 'chat › body', error: 'x' }] }).code, 1);
 });
 
 function summaryOf(i: InterfaceResult, strict: boolean, over: Partial<RunSummary> = {}): RunSummary {

@@ -201,7 +201,7 @@ async function classify(e: unknown, api: Client | undefined): Promise<{ kind: 'd
     return { kind: 'no-answer', message: `${message}, while the target answers other requests normally` };
   }
   if (e instanceof Inconclusive) return { kind: 'inconclusive', message };
-  if (e instanceof HarnessError) return { kind: 'inconclusive', message };
+  if (e instanceof HarnessError) return { kind: 'inconclusive', message: message.startsWith('harness') ? message : `harness error (not a verdict on the target): ${message}` };
   return { kind: 'inconclusive', message: `the check broke (a harness error, not a verdict on the target): ${message}` };
 }
 

@@ -318,12 +318,31 @@ export class Client {
     const sentAt = performance.now();
     // The agent's connect, headers and body time-outs bound every exchange; an abort signal per request would
     // do the same at half the client's throughput (measured by npm run bench).
+    let res: Dispatcher.ResponseData;
+    let headersAt: number;
+    let text: string;
+    let receivedAt: number;
     try {
       // The agent's own request: undici's top-level request would parse the URL again.
-      const res = await agentFor(timeoutMs, spec.from).request({ origin, path: to.target, method: spec.method as Dispatcher.HttpMethod, headers, ...(body === undefined ? {} : { body }) });
-      const headersAt = performance.now();
-      const text = await res.body.text();
-      const receivedAt = performance.now();
+      res = await agentFor(timeoutMs, spec.from).request({ origin, path: to.target, method: spec.method as Dispatcher.HttpMethod, headers, ...(body === undefined ? {} : { body }) });
+      headersAt = performance.now();
+      text = await res.body.text();
+      receivedAt = performance.now();
+    } catch (e) {
+      const err = e as Error & { code?: string };
+      if (HARNESS_CODES.has(err.code ?? '') || err.name === 'InvalidArgumentError') {
+        throw new HarnessError(secrets.redact(`harness: undici refused to send ${spec.method} ${url} as built (${err.code ?? err.name}: ${err.message})`));
+      }
+      const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '') || /timeout/i.test(err.message);
+      if (timedOut) silence.timedOut(origin);
+      exchange.durationMs = Math.round((performance.now() - sentAt) * 10) / 10;
+      exchange.error = timedOut ? `no answer within ${timeoutMs} ms` : `${err.code ?? err.name}: ${err.message}`;
+      this.options.onExchange?.(exchange);
+      throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange, timedOut ? 'no-answer' : 'broken');
+    }
+    // The answer has arrived: whatever the harness does with it from here (validation, recording, journaling) is the
+    // harness's own doing, and an exception in it is never the target's deviation.
+    try {
       silence.answered(origin);
       const flatHeaders = flatten(res.headers);
       exchange.durationMs = Math.round((receivedAt - sentAt) * 10) / 10;
@@ -359,18 +378,16 @@ export class Client {
         exchange,
       };
     } catch (e) {
-      const err = e as Error & { code?: string };
-      if (HARNESS_CODES.has(err.code ?? '') || err.name === 'InvalidArgumentError') {
-        throw new HarnessError(secrets.redact(`harness: undici refused to send ${spec.method} ${url} as built (${err.code ?? err.name}: ${err.message})`));
-      }
-      const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '') || /timeout/i.test(err.message);
-      if (timedOut) silence.timedOut(origin);
-      exchange.durationMs = Math.round((performance.now() - sentAt) * 10) / 10;
-      exchange.error = timedOut ? `no answer within ${timeoutMs} ms` : `${err.code ?? err.name}: ${err.message}`;
-      this.options.onExchange?.(exchange);
-      throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange, timedOut ? 'no-answer' : 'broken');
+      throw harnessErrorAfterAnswer(e, `${spec.method} ${url}`, res.statusCode, secrets);
     }
   }
+}
+
+/** An exception of the harness's own after the target answered: the harness's error, with its stack, redacted. */
+function harnessErrorAfterAnswer(e: unknown, request: string, status: number, secrets: { redact(text: string): string }): HarnessError {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const stack = (err.stack ?? '').split('\n').slice(1, 8).join('\n');
+  return new HarnessError(secrets.redact(`harness error after ${request} was answered ${status} (not the target's doing): ${err.name}: ${err.message}${stack ? `\n${stack}` : ''}`), { cause: err });
 }
 
 /** undici gives header names in lower case, and a repeated header as an array: joined here, as HTTP allows. */

@@ -94,6 +94,29 @@ describe('a seventh, toy interface added in its own folders and one registry lin
     }
   });
 
+  test('a harness error after the answer arrived leaves the check inconclusive, exit 2, with the harness stack in the report', async () => {
+    const injected = path.join(copy, 'suites', 'toy', 'injected.spec.ts');
+    writeFileSync(
+      injected,
+      "import { test, reqTags } from '../../harness/fixtures.ts';\n" +
+        "test('recording breaks after the answer', { tag: reqTags('T-PING-200') }, async ({ api, verify }) => {\n" +
+        "  (api.options as { onExchange?: () => void }).onExchange = () => { throw new TypeError('injected: recording broke'); };\n" +
+        "  await verify('T-PING-200', async () => { await api.send({ method: 'GET', path: '/toy/ping', authenticate: true }); });\n" +
+        '});\n',
+    );
+    try {
+      const r = await run('conformance.ts', ['--target', 'targets/reference-toy.yaml', '--quiet', '--out', 'reports/injected']);
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.out, /could not be decided \(T-PING-200\); first cause: harness error after GET .*TypeError: injected: recording broke/);
+      const s = JSON.parse(readFileSync(path.join(copy, 'reports', 'injected', 'summary.json'), 'utf8')) as { interfaces: Array<{ requirements: Array<{ id: string; status: string; message?: string }> }> };
+      const ping = s.interfaces[0].requirements.find((x) => x.id === 'T-PING-200');
+      assert.equal(ping?.status, 'inconclusive');
+      assert.match(ping?.message ?? '', /TypeError: injected: recording broke\n\s+at /);
+    } finally {
+      rmSync(injected);
+    }
+  });
+
   test('bench validates its documented responses too', { timeout: 120_000 }, async () => {
     const r = await run('bench.ts', ['--skip-run', '--seconds', '0.2']);
     assert.equal(r.code, 0, r.out);

@@ -116,3 +116,17 @@ test('every 2xx to an operation the spec marks as a write is reported, whoever s
   await c.send({ method: 'GET', path: '/v2/status' });
   assert.deepEqual(written, ['POST /v2/log']);
 });
+
+test('an exception of the harness after the answer arrived (recording, validation) is a harness error with its stack, never a target error', async () => {
+  const url = await serve((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}'));
+  const c = new Client({
+    interfaceName: 'test', baseUrl: url, secrets: new Secrets(), timeoutMs: 3000, live: false, requestsPerSecond: 0,
+    onExchange: () => {
+      throw new TypeError('injected: recording broke');
+    },
+  });
+  const e = await c.send({ method: 'GET', path: '/' }).then(() => undefined, (x: unknown) => x);
+  assert.ok(e instanceof HarnessError, `got ${String(e)}`);
+  assert.ok(!(e instanceof TargetError));
+  assert.match(e.message, /^harness error after GET .* was answered 200 \(not the target's doing\): TypeError: injected: recording broke\n\s+at /);
+});

@@ -11,6 +11,11 @@ export interface Fault {
   readonly description: string;
   /** The requirement ids the self-test expects to fail. */
   readonly violates: readonly string[];
+  /**
+   * Requirements the fault must keep from passing, without failing them: refusal checks whose control the fault
+   * refuses too (their refusals then prove nothing). Inconclusive or not tested, never passed.
+   */
+  readonly undecided?: readonly string[];
   /** Ids that may fail too; any other failing id fails the self-test (wrong blame). */
   readonly collateral?: readonly string[];
   /** The reference profile (a file under targets/) the fault needs in order to show; default reference.yaml. */

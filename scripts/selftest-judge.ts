@@ -67,8 +67,16 @@ export function judgeFault(fault: Fault, code: number, s: RunSummary | undefined
     i.requirements.flatMap((r) => r.failures.map((f) => ({ interfaceName: i.name, check: checkName(f.test), requirement: r.id }))),
   );
   if (s.brokenTests.length) return { problem: `checks broke instead of judging (not a detection): ${s.brokenTests.map((b) => `${b.test}: ${b.error.split('\n')[0]}`).join('; ')}`, proves: [] };
-  const inconclusive = s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'inconclusive').map((r) => `${r.id} (${(r.message ?? '').split('\n')[0]})`));
+  // A fault that refuses a refusal check's control must leave that check undecided: a pass there was not earned.
+  const undecided = new Set(fault.undecided ?? []);
+  const earned = s.interfaces.flatMap((i) => i.requirements.filter((r) => undecided.has(r.id) && (r.status === 'passed' || r.status === 'flagged')).map((r) => r.id));
+  if (earned.length) return { problem: `passed although the fault refuses their controls too: ${earned.join(', ')}`, proves: [] };
+  const inconclusive = s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'inconclusive' && !undecided.has(r.id)).map((r) => `${r.id} (${(r.message ?? '').split('\n')[0]})`));
   if (inconclusive.length) return { problem: `requirements left inconclusive: ${inconclusive.join('; ')}`, proves: [] };
+  if (fault.violates.length === 0) {
+    const blamed = [...failed].filter((id) => !(fault.collateral ?? []).includes(id));
+    return blamed.length ? { problem: `blames requirements although the fault breaks none: ${blamed.join(', ')}`, proves } : { proves };
+  }
   const missed = fault.violates.filter((id) => !failed.has(id));
   if (missed.length) return { problem: `survived: ${missed.join(', ')} did not fail (failed: ${[...failed].join(', ') || 'none'}; exit ${code})`, proves };
   if (code !== 1) return { problem: `the run should exit 1, exited ${code}`, proves };

@@ -9,6 +9,12 @@ export type { Fault };
 export const faults = [
   // Order nonces (BX-NONCE on writes)
   {
+    name: 'orders-refused',
+    description: 'Refuses every order and cancellation (400, "trading is halted"), whatever its nonce: the refusal checks of writes have no accepted control, so none of them may pass.',
+    violates: [],
+    undecided: ['A-NONCE-IN-RANGE', 'A-NONCE-GREATER', 'A-NONCE-REUSE', 'A-NONCE-REQUIRED'],
+  },
+  {
     name: 'nonce-equal-accepted',
     description: 'Compares a write\'s nonce with `>=` instead of `>`, so the nonce equal to the last accepted one is accepted again.',
     violates: ['A-NONCE-REUSE'],

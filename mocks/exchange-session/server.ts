@@ -181,6 +181,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
       if (raw === undefined) return refuse('PAYLOAD_TOO_LARGE', 'The body exceeds 1 MiB.').reply();
       const session = await authenticate(req, 'orders');
       if (session instanceof Refusal) return session.reply();
+      // The fault: the market is halted, and every write is refused whatever it carries.
+      if (on('orders-refused')) return refuse('INVALID_ORDER', 'Trading is halted on this market.').reply();
       const unsupported = carriesBody ? mediaTypeRefusal(req) : undefined;
       if (unsupported) return unsupported.reply();
 

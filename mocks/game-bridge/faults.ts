@@ -224,6 +224,13 @@ export const faults = [
     description: 'GET /v2/tps was left out of the router and answers 404.',
     violates: ['C-TPS-EXISTS'],
   },
+  {
+    name: 'tps-500',
+    description: 'GET /v2/tps is routed but its handler throws: 500 Internal Server Error (a served path, yet not an answering endpoint).',
+    violates: ['C-TPS-EXISTS'],
+    // The generic checks send GET /v2/tps too.
+    collateral: ['C-GEN-NO-5XX'],
+  },
 ] as const satisfies readonly Fault[];
 
 export type BridgeFault = (typeof faults)[number]['name'];

@@ -262,7 +262,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   // The contract is not shown; recent ticks per second over 1, 5 and 15 minutes is what such bridges report (or one
   // value, C-NS-TPS).
-  const tps = (): Reply => ({ status: 200, body: { ok: true, tps: reading('C-NS-TPS') === 'single-value' ? 20 : [20, 20, 20] } });
+  const tps = (): Reply => on('tps-500') ? { status: 500, body: { ok: false, error: 'internal_error', message: 'Internal Server Error' } } : ({ status: 200, body: { ok: true, tps: reading('C-NS-TPS') === 'single-value' ? 20 : [20, 20, 20] } });
 
   const routes: Route[] = [
     { path: '/v2/log', method: 'POST', name: 'log', handle: writeLog },

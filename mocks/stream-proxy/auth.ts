@@ -28,6 +28,8 @@ export class Auth {
   admin(req: http.IncomingMessage): Reply | undefined {
     const token = bearer(req);
     const valid = token !== undefined && [...this.adminTokens].some((t) => same(t, token));
+    // The fault: web auth off, yet a request without a token is sent to a login page, as a framework's session guard would.
+    if (!this.settings.webAuthEnabled && this.on('web-auth-off-login-redirect') && token === undefined) return { status: 302, text: 'Found. Redirecting to /login', headers: { location: '/login' } };
     if (!this.settings.webAuthEnabled && !this.on('web-auth-always')) {
       // B-NS-BYPASS-WRONG-TOKEN: without web authentication a token is ignored, or (validated-if-present) still
       // checked when one is sent.

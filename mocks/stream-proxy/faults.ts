@@ -157,6 +157,12 @@ export const faults = [
     profile: 'reference-stream-no-web-auth.yaml',
   },
   {
+    name: 'web-auth-off-login-redirect',
+    description: 'With web authentication off, an admin request without a token is redirected to a login page (302 to /login) instead of answered.',
+    violates: ['B-AUTH-BYPASS'],
+    profile: 'reference-stream-no-web-auth.yaml',
+  },
+  {
     name: 'user-ui-ignored',
     description: 'Registers the self-service endpoints although user_ui_enabled is false; their user-token guard is set up with the user UI only, so they answer without any token.',
     violates: ['B-USER-UI-OFF'],

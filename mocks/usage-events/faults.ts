@@ -70,6 +70,11 @@ export const faults = [
     violates: ['D-INGEST-PROPERTY-TYPES'],
   },
   {
+    name: 'mixed-types-500',
+    description: 'A value of another type than its property name already holds fails in the database, and the batch is answered 500 (a server error, not a refusal).',
+    violates: ['D-INGEST-PROPERTY-TYPES'],
+  },
+  {
     name: 'idempotency-ignored',
     description: 'Never looks idempotency_key up: every event is ingested, repeats included.',
     violates: ['D-IDEMPOTENCY'],
@@ -194,6 +199,12 @@ export const faults = [
   },
 
   // Authentication
+  {
+    name: 'ingest-auth-skipped',
+    description: 'The ingest route is mounted outside the bearer-token middleware, and refuses an empty batch (422): a batch of events is ingested without a token.',
+    violates: ['D-AUTH'],
+    collateral: ['D-GEN-AUTH'],
+  },
   {
     name: 'no-auth',
     description: 'The bearer-token middleware is not mounted: every operation answers without a token, or with any token.',

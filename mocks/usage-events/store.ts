@@ -268,7 +268,9 @@ export class EventStore {
           else problem(`properties.${key}`, `properties.${key} must be a string, a number or a boolean`);
           continue;
         }
-        const before = tracked || on('mixed-types-coerced') ? typeBefore(key) : undefined;
+        const before = tracked || on('mixed-types-coerced') || on('mixed-types-500') ? typeBefore(key) : undefined;
+        // The fault: a typed column rejects the value in the database, and the error escapes as a 500.
+        if (before !== undefined && before !== typeOf(value) && on('mixed-types-500')) throw new Error(`column ${key} is of type ${before}`);
         if (before === undefined || before === typeOf(value)) properties[key] = value;
         else if (before === 'string' && on('mixed-types-coerced')) properties[key] = String(value);
         else if (tracked) problem(`properties.${key}`, `properties.${key} is a ${typeOf(value)} but earlier events gave it ${before} values (one type per property name)`);

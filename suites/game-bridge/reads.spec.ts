@@ -1,5 +1,6 @@
 import { test, expect, reqTags, NotTested, deviation } from '../../harness/fixtures.ts';
 import type { Client, Reply } from '../../harness/http/client.ts';
+import { answerKind } from '../../harness/answers.ts';
 import type { BridgeSettings } from '../../harness/profile/types.ts';
 import type { components } from '../../generated/game-bridge.ts';
 import { KEY_HEADER, acceptable, methodCaseFits, statusFits, type StatedReadings } from './model.ts';
@@ -135,6 +136,8 @@ test('GET /v2/tps exists', { tag: reqTags('C-TPS-EXISTS') }, async ({ api, verif
   await verify('C-TPS-EXISTS', async () => {
     const tps = await read(api, '/v2/tps');
     if (tps.status === 404) throw deviation(`GET /v2/tps with the right key answered 404 ${tps.text.slice(0, 200)}`, 'not 404: the endpoint exists');
+    // A 5xx is the target failing, never an answer that shows the endpoint exists.
+    if (answerKind(tps) === 'server-error') throw deviation(`GET /v2/tps with the right key answered ${tps.status} ${tps.text.slice(0, 200)}`, 'an answer of the endpoint, not a server error');
     seeTps(reading, tps);
     const unknown = await read(api, UNKNOWN_PATH);
     await seeUnknownPaths(reading, api, unknown);

@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
-import { RequirementViolation, deviation } from '../../harness/verdicts.ts';
+import { Inconclusive, RequirementViolation, deviation } from '../../harness/verdicts.ts';
+import { answerKind, describeAnswer } from '../../harness/answers.ts';
 import { eventBody, invalidKind } from './events.ts';
 import { HOUR, RULE_OF, judgeIngestAnswer, wire, type InvalidKind, type ModelEvent } from './model.ts';
 import { QueryableWatch, caseWaitMs, fieldsDiffer, reqTags, seqOf, test, type Usage } from './usage.ts';
@@ -168,6 +169,10 @@ test.describe('ingesting usage events', () => {
       await usage.ingestNeeded([wire(first)], `ingest ${mixed} as a string`);
       await queryable.settled(() => usage.settled({ external_customer_id: external }, new Set([first.seq]), 'the string-typed event', ['D-INGEST-PROPERTY-TYPES']));
       const two = await usage.ingest(later.map(wire), `ingest ${mixed} as a number and as a boolean`);
+      // Refused means a 4xx: a 5xx is the target failing on the values, not refusing them.
+      const kind = answerKind(two.reply);
+      if (kind === 'server-error') throw deviation(`${mixed} sent as a number and as a boolean after a string was answered ${two.reply.status} ${two.reply.text.slice(0, 160)}`, 'the values stored as sent, or the events refused (a 4xx)');
+      if (kind === 'throttled' || kind === 'not-the-api') throw new Inconclusive(`the batch of other types was answered ${describeAnswer(two.reply)}`);
       const refused = new Set(two.ok ? (two.indexes ?? []).filter((i): i is number => typeof i === 'number') : [0, 1]);
       const kept = later.filter((_, i) => !refused.has(i));
       if (kept.length === 0) return;

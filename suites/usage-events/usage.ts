@@ -7,7 +7,8 @@ import { test as base, NotTested } from '../../harness/fixtures.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { isStated } from '../../harness/profile/load.ts';
 import { eventually } from '../../harness/stateful.ts';
-import { RequirementViolation } from '../../harness/verdicts.ts';
+import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
+import { answerKind, describeAnswer } from '../../harness/answers.ts';
 import { ingestMembers, type SeenReading } from './answers.ts';
 import { Stretches, caseTag, runOffsetDays } from './events.ts';
 import { HOUR, iso, wire, type Interval, type ListQuery, type ModelEvent, type Aggregation } from './model.ts';
@@ -216,7 +217,12 @@ export const test = base.extend<{ usage: Usage }>({
         return answer;
       },
       took: (answer, position) => answer.ok && !(answer.indexes ?? []).includes(position),
-      notTaken: (answer) => new NotTested(`${refusedValid(answer.reply)}: this check needs them stored to judge anything`),
+      // A refusal is the target's choice, which the check cannot hold against it here; a 5xx or a 429 is trouble that
+      // leaves the check undecided, never a failure of what it judges.
+      notTaken: (answer) =>
+        answerKind(answer.reply) === 'refused' || answer.ok
+          ? new NotTested(`${refusedValid(answer.reply)}: this check needs them stored to judge anything`)
+          : new Inconclusive(`events this check needs were answered ${describeAnswer(answer.reply)}: it cannot judge anything without them`),
       confirmRefusal: async (events, label) => {
         const again = await usage.ingest(events, `${label} (the control: the refused valid events alone)`);
         if (again.ok && (again.indexes?.length ?? 0) === 0) return;

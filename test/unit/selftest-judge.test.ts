@@ -83,3 +83,11 @@ test('in a fault run shared by two interfaces, an undetected fault unproves only
   assert.doesNotMatch(r.problem ?? '', /game-bridge/);
   assert.deepEqual(r.proves, [{ interfaceName: 'game-bridge', check: 'table rows', requirement: 'C-A' }]);
 });
+
+test('a fault that refuses a refusal check\'s control too must leave that check undecided, never passed', () => {
+  const control = { name: 'orders-refused', description: 'd', violates: [], undecided: ['C-A'] };
+  assert.match(judgeFault(control, 0, summary([req('C-A', 'passed', ['range'])])).problem ?? '', /passed although the fault refuses their controls too: C-A/);
+  assert.equal(judgeFault(control, 0, summary([req('C-A', 'not-tested')])).problem, undefined);
+  assert.equal(judgeFault(control, 2, summary([req('C-A', 'inconclusive')])).problem, undefined);
+  assert.match(judgeFault(control, 1, summary([req('C-A', 'not-tested'), req('C-B', 'failed', ['x'])])).problem ?? '', /blames requirements although the fault breaks none: C-B/);
+});

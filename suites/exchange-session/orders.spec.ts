@@ -144,7 +144,10 @@ async function judge(ex: Exchange, key: string, p: Placed & { tif: TimeInForce; 
   if (!agrees(o, e)) {
     throw new RequirementViolation(TIF_REQUIREMENT[p.tif], `order ${p.id} (${p.tif}) shows ${describe(o)} ${when}`, `${e.state} with ${e.filled} of ${e.quantity} step(s) filled, as the book predicts`, [o.reply.exchange]);
   }
-  saw(TIF_REQUIREMENT[p.tif]);
+  // A time in force is about how much was filled: a record whose filled quantity cannot be read shows only its state,
+  // which does not tell "nothing filled" from "partly filled", so it is not the condition seen (a fully filled
+  // order, shown filled, is).
+  if (o.filled !== undefined || (e.state === 'filled' && o.state === 'filled')) saw(TIF_REQUIREMENT[p.tif]);
 }
 
 /**

@@ -3,7 +3,8 @@ import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Reply } from '../../harness/http/client.ts';
 import { mustBeRefused, pathDoubt } from './answers.ts';
 import { pathOf, sessionFor } from './auth.ts';
-import { test, reqTags, deviation, NotTested, RequirementViolation } from './exchange.ts';
+import { test, reqTags, deviation, Inconclusive, NotTested, RequirementViolation } from './exchange.ts';
+import { describeAnswer } from '../../harness/answers.ts';
 import { dayOf, dayOfSomeZone, nearEdge, nearMidnight, rangeIsDay, rangeOf } from './model.ts';
 import { stated } from './stated.ts';
 
@@ -52,11 +53,22 @@ test.describe('sessions, trading accounts and the nonce range', () => {
     });
     await verify('A-RATELIMIT-TOKEN', async () => {
       if (!tokenToPresent) throw new NotTested('no trading account gave a rateLimitToken to present');
+      // Passed only once the token was presented on a read that is answered 200 without it (its control).
+      let presented = 0;
+      const unanswered: string[] = [];
       for (const which of ['tradingAccounts', 'nonce'] as const) {
         const without = await ex.read(key, which);
-        if (without.status !== 200) continue;
+        if (without.status !== 200) {
+          unanswered.push(`${which} without the token: ${describeAnswer(without)}`);
+          continue;
+        }
+        presented++;
         const withToken = await ex.read(key, which, { headers: { 'BX-RATELIMIT-TOKEN': tokenToPresent }, label: `${which} presenting a rateLimitToken` });
         if (withToken.status !== 200) throw new RequirementViolation('A-RATELIMIT-TOKEN', `${which} presenting BX-RATELIMIT-TOKEN was answered ${withToken.status} (200 without it)`, '200, as without it', [without.exchange, withToken.exchange]);
+      }
+      if (presented === 0) {
+        const why = `the token was never presented: no read was answered 200 without it (${unanswered.join('; ')})`;
+        throw unanswered.some((u) => u.includes('throttled')) ? new Inconclusive(why) : new NotTested(why);
       }
     });
   });

@@ -5,7 +5,7 @@
  * other than the limit.
  */
 import type { Reply } from './http/client.ts';
-import { Inconclusive, NotTested, RequirementViolation } from './verdicts.ts';
+import { Inconclusive, RequirementViolation } from './verdicts.ts';
 
 export type AnswerKind = 'accepted' | 'refused' | 'throttled' | 'server-error' | 'not-the-api' | 'informational';
 
@@ -22,7 +22,6 @@ export function answerKind(reply: Answer, o: { json?: boolean } = {}): AnswerKin
   return 'informational';
 }
 
-export const isRefusal = (reply: Answer) => answerKind(reply) === 'refused';
 export const isAccepted = (reply: Answer, o: { json?: boolean } = {}) => answerKind(reply, o) === 'accepted';
 
 const WHAT: Record<AnswerKind, string> = {
@@ -45,26 +44,4 @@ export function mustBeRefused(rule: string, reply: Reply, what: string, o: { sta
   if (kind === 'throttled') throw new Inconclusive(`${what} was throttled (429): whether it would be refused cannot be told`);
   if (kind === 'refused' && (o.status === undefined || reply.status === o.status)) return;
   throw new RequirementViolation(rule, `${what} was answered ${describeAnswer(reply)}`, o.expected ?? (o.status === undefined ? 'a 4xx refusal' : `${o.status}`), [reply.exchange]);
-}
-
-/**
- * A refusal counts for a rule only beside its control: the same request with that one thing made right, which the
- * target accepts. The probe is judged first (an acceptance, a redirect or a 5xx fails the rule at once); a refusal is
- * then kept only if the control is accepted, else the check cannot tell (inconclusive, the control's answer as
- * answer in the message) or, when `untested` says so, it did not test the rule.
- */
-export async function refusedBesideControl(
-  rule: string,
-  probe: { send: () => Promise<Reply>; what: string },
-  control: { send: () => Promise<Reply>; what: string },
-  o: { status?: number; expected?: string; untested?: boolean } = {},
-): Promise<{ probe: Reply; control: Reply }> {
-  const refused = await probe.send();
-  mustBeRefused(rule, refused, probe.what, o);
-  const accepted = await control.send();
-  if (!isAccepted(accepted)) {
-    const why = `${probe.what} was refused (${refused.status}), but its control, ${control.what}, was answered ${describeAnswer(accepted)}: the refusal may rest on something else`;
-    throw o.untested ? new NotTested(why) : new Inconclusive(why);
-  }
-  return { probe: refused, control: accepted };
 }

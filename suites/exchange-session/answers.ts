@@ -3,8 +3,9 @@
  * refusal is any 4xx. A 5xx is neither: never a refusal, never a success. A 429 says nothing about the rule a check is
  * about: the client waits a limit out once, and one still limited is the environment's trouble.
  */
+import { mustBeRefused as mustBeRefusedFor } from '../../harness/answers.ts';
 import type { Reply } from '../../harness/http/client.ts';
-import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
+import { Inconclusive } from '../../harness/verdicts.ts';
 import { stated } from './stated.ts';
 
 export type Answer = 'accepted' | 'refused' | 'broken';
@@ -15,12 +16,12 @@ export function answerOf(r: Reply): Answer {
   return r.status >= 400 && r.status < 500 ? 'refused' : 'broken';
 }
 
-/** A request the rules say must be refused: accepted, or answered with what is no refusal (a 5xx), it breaks `id`. */
+/**
+ * A request the rules say must be refused: the shared rule (harness/answers.ts: anything but a 4xx breaks `id`, a 429
+ * decides nothing), with the model's reason for the refusal after what was sent.
+ */
 export function mustBeRefused(r: Reply, id: string, what: string, why = ''): void {
-  const answer = answerOf(r);
-  if (answer === 'refused') return;
-  const how = answer === 'accepted' ? `was accepted (${r.status} ${r.text.slice(0, 200)})` : `was answered ${r.status}, which is no refusal`;
-  throw new RequirementViolation(id, `${what} ${how}${why ? `: ${why}` : ''}`, 'a refusal (a 4xx)', [r.exchange]);
+  mustBeRefusedFor(id, r, why ? `${what} (${why})` : what);
 }
 
 /**

@@ -32,6 +32,17 @@ function run(script: string, args: string[], timeoutMs = 240_000): Promise<{ cod
   });
 }
 
+/** Runs conformance against the toy reference with one more spec file in its suite folder, removed afterwards. */
+async function withSpecFile(name: string, source: string, args: string[] = []): Promise<{ code: number; out: string }> {
+  const file = path.join(copy, 'suites', 'toy', name);
+  writeFileSync(file, source);
+  try {
+    return await run('conformance.ts', ['--target', 'targets/reference-toy.yaml', '--quiet', ...args]);
+  } finally {
+    rmSync(file);
+  }
+}
+
 describe('a seventh, toy interface added in its own folders and one registry line', () => {
   before(() => {
     copy = path.join(mkdtempSync(path.join(os.tmpdir(), 'toy-interface-')), 'main');
@@ -66,55 +77,38 @@ describe('a seventh, toy interface added in its own folders and one registry lin
   });
 
   test('a suite file that does not load stops the run with exit 2 and its cause printed, not "does --grep match"', async () => {
-    const broken = path.join(copy, 'suites', 'toy', 'broken.spec.ts');
-    writeFileSync(broken, 'const x: = 1;\n');
-    try {
-      const r = await run('conformance.ts', ['--target', 'targets/reference-toy.yaml', '--quiet']);
-      assert.equal(r.code, 2, r.out);
-      assert.match(r.out, /the run could not start: SyntaxError: .*broken\.spec\.ts/);
-      assert.doesNotMatch(r.out, /does --grep match/);
-    } finally {
-      rmSync(broken);
-    }
+    const r = await withSpecFile('broken.spec.ts', 'const x: = 1;\n');
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /the run could not start: SyntaxError: .*broken\.spec\.ts/);
+    assert.doesNotMatch(r.out, /does --grep match/);
   });
 
   test('a check that crashes exits 2 although it claims only a should', async () => {
-    const crashing = path.join(copy, 'suites', 'toy', 'crash.spec.ts');
-    writeFileSync(
-      crashing,
+    const r = await withSpecFile(
+      'crash.spec.ts',
       "import { test, reqTags } from '../../harness/fixtures.ts';\n" +
         "test('a check that crashes', { tag: reqTags('T-GEN-NO-5XX') }, async () => {\n  (undefined as unknown as { x: number }).x;\n});\n",
     );
-    try {
-      const r = await run('conformance.ts', ['--target', 'targets/reference-toy.yaml', '--quiet']);
-      assert.equal(r.code, 2, r.out);
-      assert.match(r.out, /1 check broke .*a check that crashes: .*TypeError/);
-    } finally {
-      rmSync(crashing);
-    }
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /1 check broke .*a check that crashes: .*TypeError/);
   });
 
   test('a harness error after the answer arrived leaves the check inconclusive, exit 2, with the harness stack in the report', async () => {
-    const injected = path.join(copy, 'suites', 'toy', 'injected.spec.ts');
-    writeFileSync(
-      injected,
+    const r = await withSpecFile(
+      'injected.spec.ts',
       "import { test, reqTags } from '../../harness/fixtures.ts';\n" +
         "test('recording breaks after the answer', { tag: reqTags('T-PING-200') }, async ({ api, verify }) => {\n" +
         "  (api.options as { onExchange?: () => void }).onExchange = () => { throw new TypeError('injected: recording broke'); };\n" +
         "  await verify('T-PING-200', async () => { await api.send({ method: 'GET', path: '/toy/ping', authenticate: true }); });\n" +
         '});\n',
+      ['--out', 'reports/injected'],
     );
-    try {
-      const r = await run('conformance.ts', ['--target', 'targets/reference-toy.yaml', '--quiet', '--out', 'reports/injected']);
-      assert.equal(r.code, 2, r.out);
-      assert.match(r.out, /could not be decided \(T-PING-200\); first cause: harness error after GET .*TypeError: injected: recording broke/);
-      const s = JSON.parse(readFileSync(path.join(copy, 'reports', 'injected', 'summary.json'), 'utf8')) as { interfaces: Array<{ requirements: Array<{ id: string; status: string; message?: string }> }> };
-      const ping = s.interfaces[0].requirements.find((x) => x.id === 'T-PING-200');
-      assert.equal(ping?.status, 'inconclusive');
-      assert.match(ping?.message ?? '', /TypeError: injected: recording broke\n\s+at /);
-    } finally {
-      rmSync(injected);
-    }
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /could not be decided \(T-PING-200\); first cause: harness error after GET .*TypeError: injected: recording broke/);
+    const s = JSON.parse(readFileSync(path.join(copy, 'reports', 'injected', 'summary.json'), 'utf8')) as { interfaces: Array<{ requirements: Array<{ id: string; status: string; message?: string }> }> };
+    const ping = s.interfaces[0].requirements.find((x) => x.id === 'T-PING-200');
+    assert.equal(ping?.status, 'inconclusive');
+    assert.match(ping?.message ?? '', /TypeError: injected: recording broke\n\s+at /);
   });
 
   test('bench validates its documented responses too', { timeout: 120_000 }, async () => {

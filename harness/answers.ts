@@ -22,6 +22,9 @@ export function answerKind(reply: Answer, o: { json?: boolean } = {}): AnswerKin
   return 'informational';
 }
 
+/** What a bare status is, for models that judge statuses alone (no media type to look at). */
+export const statusKind = (status: number) => answerKind({ status, headers: {} });
+
 export const isAccepted = (reply: Answer, o: { json?: boolean } = {}) => answerKind(reply, o) === 'accepted';
 
 const WHAT: Record<AnswerKind, string> = {
@@ -35,13 +38,40 @@ const WHAT: Record<AnswerKind, string> = {
 
 export const describeAnswer = (reply: Answer, o: { json?: boolean } = {}) => `${reply.status}, ${WHAT[answerKind(reply, o)]}`;
 
+export const isRefused = (reply: Answer) => answerKind(reply) === 'refused';
+export const isServerError = (reply: Answer) => answerKind(reply) === 'server-error';
+export const isThrottled = (reply: Answer) => answerKind(reply) === 'throttled';
+
 /**
- * A request made to be refused under `rule`: a 4xx (or the stated status) passes; an acceptance, a redirect or a 5xx
- * is the rule's deviation, with the exchange; a 429 decides nothing (inconclusive).
+ * What a refusal is judged beside (issue 19, item 1), stated at every refusal check so that none can be written
+ * without thinking of it:
+ * - the control's reply: the same request with the one thing made right, sent by the check with the same identity,
+ *   which the target must accept (otherwise the refusal proves nothing, and the check is inconclusive);
+ * - `{ accepted }`: such a control that the check already saw accepted (a login that opened the session the check uses);
+ * - `{ none }`: why no such request exists (an endpoint that must not exist at all has no "made right" form).
  */
-export function mustBeRefused(rule: string, reply: Reply, what: string, o: { status?: number; expected?: string } = {}): void {
-  const kind = answerKind(reply);
+export type Control = Reply | { accepted: string } | { none: string };
+
+/**
+ * A request made to be refused under `rule`: a 4xx (or the stated status) beside an accepted control passes; an
+ * acceptance or a redirect breaks the rule; a 5xx breaks it and the interface's GEN-NO-5XX (a failure is never a
+ * refusal); a 429 decides nothing (inconclusive); a refusal whose control was refused too decides nothing either.
+ */
+export function mustBeRefused(rule: string, reply: Reply, what: string, o: { control: Control; status?: number; expected?: string; json?: boolean }): void {
+  const kind = answerKind(reply, { json: o.json });
   if (kind === 'throttled') throw new Inconclusive(`${what} was throttled (429): whether it would be refused cannot be told`);
-  if (kind === 'refused' && (o.status === undefined || reply.status === o.status)) return;
-  throw new RequirementViolation(rule, `${what} was answered ${describeAnswer(reply)}`, o.expected ?? (o.status === undefined ? 'a 4xx refusal' : `${o.status}`), [reply.exchange]);
+  if (kind === 'refused' && (o.status === undefined || reply.status === o.status)) {
+    controlAccepted(o.control, what);
+    return;
+  }
+  const ids = kind === 'server-error' ? [rule, `${rule.split('-')[0]}-GEN-NO-5XX`] : [rule];
+  throw new RequirementViolation(ids, `${what} was answered ${describeAnswer(reply, { json: o.json })}`, o.expected ?? (o.status === undefined ? 'a 4xx refusal' : `${o.status}`), [reply.exchange]);
+}
+
+/** A refusal stands only beside a control the target accepted: otherwise the check is inconclusive, saying why. */
+export function controlAccepted(control: Control, what: string): void {
+  if (!('status' in control)) return;
+  if (isAccepted(control)) return;
+  const label = control.exchange.label ? ` (${control.exchange.label})` : '';
+  throw new Inconclusive(`${what} was refused, but so was its control${label}, answered ${describeAnswer(control)}: the refusal proves nothing about this rule`);
 }

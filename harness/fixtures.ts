@@ -36,7 +36,7 @@ export interface PropertySpec<T> {
    * Checks one case; requirements in `skip` have already failed and are not judged again. `saw(id)` says the case
    * reached the condition of a requirement and the target met it: a requirement nobody saw is not tested, not passed.
    */
-  check: (value: T, skip: ReadonlySet<string>, saw: (id: string) => void) => Promise<void>;
+  check: (value: T, skip: ReadonlySet<string>, saw: Saw) => Promise<void>;
   /**
    * The requirements a case was testing, as the model names them: a case whose request got no answer (a reset, a
    * closed connection) while the target answers everything else is evidence against these, and only these.
@@ -45,6 +45,13 @@ export interface PropertySpec<T> {
   /** Number of cases at the default depth. */
   runs: number;
 }
+
+/**
+ * Says a case reached a requirement's condition. With `unsettled`, it reached it but could not decide it (a refusal
+ * whose control the target refused too): a requirement only ever unsettled ends inconclusive, with that reason,
+ * rather than passed or "not reached".
+ */
+export type Saw = (id: string, unsettled?: string) => void;
 
 /**
  * Identities for checks that count or keep state, fresh per test and never reused within a run (not even by the
@@ -76,7 +83,12 @@ type TestFixtures = {
   target: Target;
   secrets: Secrets;
   api: Client;
-  verify: (id: string, check: () => Promise<void> | void) => Promise<boolean>;
+  /**
+   * Judges one requirement: a check that returns passes it, unless it names observations a pass `needs` (an update
+   * accepted, a header actually sent) and did not report each with `seen(what)`: then the verdict is "not tested",
+   * naming what was missing. The recorder enforces this, so that no check can pass on a condition it never saw.
+   */
+  verify: (id: string, check: (seen: (observation: string) => void) => Promise<void> | void, o?: { needs?: readonly string[] }) => Promise<boolean>;
   notApplicable: (id: string, reason: string) => void;
   notTested: (id: string, reason: string) => void;
   /** An advisory's finding: a risk present (flagged) or absent (passed). */
@@ -138,8 +150,12 @@ export class Recorder {
     return this.verdicts.some((v) => v.id === id);
   }
 
-  record(id: string, status: Verdict['status'], message?: string): void {
-    if (status === 'inconclusive') this.trouble ??= message;
+  /**
+   * `hidesOthers: false`: an inconclusive that is about this requirement alone (its control was refused), not trouble
+   * that may have hidden the conditions of the test's other requirements.
+   */
+  record(id: string, status: Verdict['status'], message?: string, o: { hidesOthers?: boolean } = {}): void {
+    if (status === 'inconclusive' && o.hidesOthers !== false) this.trouble ??= message;
     // A condition not seen after the test ran into trouble may have been hidden by it.
     if (status === 'not-tested' && this.trouble) {
       status = 'inconclusive';
@@ -292,9 +308,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   verify: async ({ recorder, api, spec }, use) => {
-    await use(async (id, check) => {
+    await use(async (id, check, o = {}) => {
       recorder.assertClaimed(id);
       const start = recorder.exchanges.length;
+      const observed = new Set<string>();
+      const seen = (observation: string) => {
+        if (!o.needs?.includes(observation)) throw new Error(`harness: the check of ${id} reports "${observation}", which it does not list in needs`);
+        observed.add(observation);
+      };
       const req = spec.requirements.find((r) => r.id === id);
       let caught: unknown;
       let done = false;
@@ -303,7 +324,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await base
         .step(`${id} (${req?.level}): ${req?.text ?? ''}`, async () => {
           try {
-            await check();
+            await check(seen);
             done = true;
           } catch (e) {
             caught = e;
@@ -311,6 +332,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           }
         })
         .catch(() => {});
+      const missing = (o.needs ?? []).filter((n) => !observed.has(n));
+      if (done && missing.length) {
+        recorder.record(id, 'not-tested', `the check ended without seeing what a pass needs: ${missing.join('; ')}`);
+        return false;
+      }
       if (done) {
         recorder.record(id, 'passed');
         return true;
@@ -427,7 +453,8 @@ async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyContext):
   const replay = replayFor(p.id);
   const skip = new Set<string>(replay?.skip ?? []);
   const seen = new Set<string>();
-  const saw = (id: string) => void seen.add(id);
+  const unsettled = new Map<string, string>();
+  const saw: Saw = (id, why) => void (why === undefined ? seen.add(id) : unsettled.has(id) || unsettled.set(id, why));
   let outage: string | undefined;
   let inconclusive: string | undefined;
   let untested: string | undefined;
@@ -511,6 +538,7 @@ async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyContext):
     if (outage) recorder.record(id, 'inconclusive', outage);
     else if (inconclusive) recorder.record(id, 'inconclusive', inconclusive);
     else if (seen.has(id)) recorder.record(id, 'passed');
+    else if (unsettled.has(id)) recorder.record(id, 'inconclusive', unsettled.get(id), { hidesOthers: false });
     else if (untested) recorder.record(id, 'not-tested', untested);
     else recorder.record(id, 'not-tested', `none of the ${cases} generated cases reached the condition this requirement is about`);
   }

@@ -6,7 +6,7 @@
  * - `eventually`: "becomes queryable within a few seconds", with a bounded wait that is reported either way.
  */
 import fc from 'fast-check';
-import type { PropertySpec } from './fixtures.ts';
+import type { PropertySpec, Saw } from './fixtures.ts';
 import { RequirementViolation } from './verdicts.ts';
 
 /** One step of a sequence: when it applies to the model, and what it does to the target and the model. */
@@ -17,7 +17,7 @@ export interface Step<Model extends object, Real> {
   testing: string[];
   applies(model: Readonly<Model>): boolean;
   /** Sends the step's requests and compares the answers with the model; throws a RequirementViolation on a deviation. */
-  run(model: Model, real: Real, saw: (id: string) => void): Promise<void>;
+  run(model: Model, real: Real, saw: Saw): Promise<void>;
 }
 
 /**
@@ -33,11 +33,11 @@ export function commandProperty<Model extends object, Real>(spec: {
   /** The initial model and the real system of one case. */
   setup: () => Promise<{ model: Model; real: Real }> | { model: Model; real: Real };
   maxSteps?: number;
-}): PropertySpec<Iterable<fc.AsyncCommand<Model, Real>>> & { saw?: (id: string) => void } {
-  let saw: (id: string) => void = () => {};
+}): PropertySpec<Iterable<fc.AsyncCommand<Model, Real>>> & { saw?: Saw } {
+  let saw: Saw = () => {};
   const asCommand = (step: Step<Model, Real>): fc.AsyncCommand<Model, Real> & { testing: string[] } => ({
     check: (m) => step.applies(m),
-    run: (m, r) => step.run(m, r, (id) => saw(id)),
+    run: (m, r) => step.run(m, r, (id, why) => saw(id, why)),
     toString: () => step.describe(),
     testing: step.testing,
   });
@@ -47,8 +47,8 @@ export function commandProperty<Model extends object, Real>(spec: {
     runs: spec.runs,
     arbitrary: fc.commands(spec.steps.map((s) => s.map(asCommand)), { maxCommands: spec.maxSteps ?? 12 }),
     check: async (cmds, skip, seen) => {
-      saw = (id) => {
-        if (!skip.has(id)) seen(id);
+      saw = (id, why) => {
+        if (!skip.has(id)) seen(id, why);
       };
       const { model, real } = await spec.setup();
       try {

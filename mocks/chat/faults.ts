@@ -185,6 +185,12 @@ export const faults = [
     violates: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-GEN-REFUSAL-STATUS'],
   },
   {
+    name: 'every-request-refused',
+    description: 'Refuses every chat request (400, "the model is unavailable"), whatever its body: a bad body is refused, but so is the documented one (the control), so the body checks must not pass.',
+    violates: [],
+    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED'],
+  },
+  {
     name: 'missing-messages-accepted',
     description: 'Reads a missing or malformed messages member as an empty list and answers 200 instead of refusing the body.',
     violates: ['E-BODY-MESSAGES-REQUIRED'],

@@ -258,6 +258,10 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   /** Parsing: the media type (E-NS-REQUEST-MEDIA-TYPE) and the JSON text. */
   function parse(req: http.IncomingMessage, res: http.ServerResponse, raw: string): { value: unknown } | typeof ANSWERED {
+    if (on('every-request-refused')) {
+      refuse(res, 'shape', 'The model is unavailable.');
+      return ANSWERED;
+    }
     if (on('bad-body-redirect') && !isChatRequest(parseOrUndefined(raw))) {
       res.writeHead(303, { Location: '/chat/help', 'Content-Length': 0 });
       res.end();

@@ -2,6 +2,7 @@
  * Drives chat clients against the target and holds every answer against the model (model.ts). A deviation names
  * the requirements whose breach explains it; the spec files turn deviations into verdicts.
  */
+import { answerKind as classify, type AnswerKind as SharedAnswerKind } from '../../harness/answers.ts';
 import type { components } from '../../generated/chat.ts';
 import type { Client, Reply } from '../../harness/http/client.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
@@ -139,11 +140,10 @@ const isLimited = (s: { status: number }) => s.status === 429;
  * first two are what the limiter's rules are about; a refusal is never counted as "allowed".
  */
 export type AnswerKind = 'allowed' | 'limited' | 'refused' | 'no-verdict';
+const LIMITER_VIEW: Partial<Record<SharedAnswerKind, AnswerKind>> = { accepted: 'allowed', throttled: 'limited', refused: 'refused' };
 export function answerKind(status: number): AnswerKind {
-  if (status === 429) return 'limited';
-  if (status >= 200 && status < 300) return 'allowed';
-  if (status >= 400 && status < 500) return 'refused';
-  return 'no-verdict';
+  // The shared classification (harness/answers.ts), seen from the limiter: its 429 is the rule, not the environment.
+  return LIMITER_VIEW[classify({ status, headers: {} })] ?? 'no-verdict';
 }
 
 /** The target left the model's track: the client is not followed further (what follows would only echo it). */

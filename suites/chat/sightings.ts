@@ -4,6 +4,7 @@
  * verdict: every reading is correct, the report only says which the target took.
  */
 import type { Reply } from '../../harness/http/client.ts';
+import { isRefused } from '../../harness/answers.ts';
 import { loadSpec } from '../../harness/spec/load.ts';
 
 /** The `reading` fixture: a point, the reading seen (or none listed, with what the target did). */
@@ -105,7 +106,7 @@ function sightRounding(header: string | undefined, inBody: unknown, waitMs: [num
 /** Refusals of bodies that are not JSON and of JSON bodies without a messages array (E-NS-BAD-BODY-ANSWER). */
 export function sightBadBodyAnswers(notJson: readonly Reply[], shape: readonly Reply[], record: RecordReading): void {
   const all = [...notJson, ...shape];
-  if (all.length === 0 || all.some((r) => r.status < 400 || r.status >= 500 || r.status === 429)) return;
+  if (all.length === 0 || !all.every(isRefused)) return;
   const jsonWith400 = (r: Reply) => r.status === 400 && mediaType(r).includes('json');
   if (all.every((r) => r.status === 400 && mediaType(r) === 'text/plain')) record('E-NS-BAD-BODY-ANSWER', '400-text');
   else if (all.every(jsonWith400)) record('E-NS-BAD-BODY-ANSWER', '400-json');

@@ -3,7 +3,7 @@
  * refusal is any 4xx. A 5xx is neither: never a refusal, never a success. A 429 says nothing about the rule a check is
  * about: the client waits a limit out once, and one still limited is the environment's trouble.
  */
-import { mustBeRefused as mustBeRefusedFor } from '../../harness/answers.ts';
+import { answerKind, mustBeRefused as mustBeRefusedFor, type Control } from '../../harness/answers.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
 import { stated } from './stated.ts';
@@ -13,15 +13,15 @@ export type Answer = 'accepted' | 'refused' | 'broken';
 export function answerOf(r: Reply): Answer {
   if (r.status === 429) throw new Inconclusive(`the target rate-limited the check (429 to ${r.exchange.request.method} ${r.exchange.requestPath}): the answer says nothing about the rule`);
   if (r.status === 200) return 'accepted';
-  return r.status >= 400 && r.status < 500 ? 'refused' : 'broken';
+  return answerKind(r) === 'refused' ? 'refused' : 'broken';
 }
 
 /**
  * A request the rules say must be refused: the shared rule (harness/answers.ts: anything but a 4xx breaks `id`, a 429
- * decides nothing), with the model's reason for the refusal after what was sent.
+ * decides nothing, a refusal counts beside its control), with the model's reason for the refusal after what was sent.
  */
-export function mustBeRefused(r: Reply, id: string, what: string, why = ''): void {
-  mustBeRefusedFor(id, r, why ? `${what} (${why})` : what);
+export function mustBeRefused(r: Reply, id: string, what: string, o: { control: Control; why?: string }): void {
+  mustBeRefusedFor(id, r, o.why ? `${what} (${o.why})` : what, { control: o.control });
 }
 
 /**

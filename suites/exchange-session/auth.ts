@@ -6,6 +6,7 @@
  * before a request carrying it is sent.
  */
 import { Inconclusive } from '../../harness/verdicts.ts';
+import { isRefused } from '../../harness/answers.ts';
 import type { AuthenticationContext, Reply, RequestSpec } from '../../harness/http/client.ts';
 import { targetUrl } from '../../harness/http/client.ts';
 import type { Secrets } from '../../harness/secrets.ts';
@@ -187,7 +188,7 @@ export async function tryLogin(
       return { attempts, session, form };
     }
     // Only a refusal can be about the form; a 5xx or a rate limit would answer every form alike.
-    if (reply.status < 400 || reply.status >= 500 || reply.status === 429) break;
+    if (!isRefused(reply)) break;
   }
   return { attempts };
 }

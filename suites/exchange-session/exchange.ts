@@ -5,6 +5,7 @@
 import { test as base } from '../../harness/fixtures.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
+import { isRefused } from '../../harness/answers.ts';
 import { isStated } from '../../harness/profile/load.ts';
 import { pathOf, sessionFor, type KeyType } from './auth.ts';
 import { cancelCommand, orderCommand, type AccountId, type OrderSpec } from './commands.ts';
@@ -117,7 +118,7 @@ export const test = base.extend<{ exchange: Exchange }>({
       },
       command: (o) => orderCommand(settings, o),
       formDoubt: (r) => {
-        if (orderAccepted || r.status < 400 || r.status >= 500 || r.status === 429) return undefined;
+        if (orderAccepted || !isRefused(r)) return undefined;
         const unstated = ORDER_FORM.filter((setting) => !isStated(profile, 'exchange-session', setting));
         if (unstated.length === 0) return undefined;
         return `a valid order was refused (${r.status} ${r.text.slice(0, 120)}) before any order of this test was accepted, and the profile leaves ${unstated.map((u) => `settings.${u}`).join(', ')} to the harness's defaults: the refusal may rest on them (state them to hold the target to it)`;

@@ -46,6 +46,9 @@ interface Login {
   issuedAt: number;
 }
 
+/** The control of every login refusal here: the key's own correct login, in the same form, opened a session first. */
+const CORRECT_LOGIN = { accepted: "the key's own correctly signed login, in the same form, opened a session" };
+
 /** A documented login no form opened a session with. */
 function refusedEverywhere(outcome: LoginOutcome, type: 'ecdsa' | 'hmac', id: string): RequirementViolation {
   const tried = outcome.attempts.map((a) => `${a.reply.status} (${describeForm(a.form, type)})`);
@@ -75,18 +78,18 @@ test.describe('signed logins and the session token', () => {
       const form = control();
       const signed = freshPayload(userId());
       const changed = { ...signed, nonce: signed.nonce + 1, expirationTime: signed.expirationTime + 1 };
-      mustBeRefused(await send(form, { payload: changed, signedPayload: signed }, 'ECDSA login, payload changed after signing'), 'A-LOGIN-ECDSA-SIGNATURE', 'a login whose payload was changed after signing');
-      mustBeRefused(await send(form, { signingKey: strangerKey() }, 'ECDSA login signed with another key'), 'A-LOGIN-ECDSA-SIGNATURE', "a login signed with another key's private key");
+      mustBeRefused(await send(form, { payload: changed, signedPayload: signed }, 'ECDSA login, payload changed after signing'), 'A-LOGIN-ECDSA-SIGNATURE', 'a login whose payload was changed after signing', { control: CORRECT_LOGIN });
+      mustBeRefused(await send(form, { signingKey: strangerKey() }, 'ECDSA login signed with another key'), 'A-LOGIN-ECDSA-SIGNATURE', "a login signed with another key's private key", { control: CORRECT_LOGIN });
     });
     await verify('A-LOGIN-ECDSA-USERID', async () => {
       const form = control();
       const other = otherUserId(userId());
-      mustBeRefused(await send(form, { payload: freshPayload(other) }, `ECDSA login as userId ${other}`), 'A-LOGIN-ECDSA-USERID', `a correctly signed login with userId ${other}, not the key's`);
+      mustBeRefused(await send(form, { payload: freshPayload(other) }, `ECDSA login as userId ${other}`), 'A-LOGIN-ECDSA-USERID', `a correctly signed login with userId ${other}, not the key's`, { control: CORRECT_LOGIN });
     });
     const now = Math.floor(Date.now() / 1000);
     await verify('A-LOGIN-ECDSA-EXPIRED', async () => {
       const form = control();
-      mustBeRefused(await send(form, { payload: freshPayload(userId(), now - 600) }, 'ECDSA login whose expirationTime passed 5 minutes ago'), 'A-LOGIN-ECDSA-EXPIRED', 'a login whose expirationTime passed 5 minutes ago');
+      mustBeRefused(await send(form, { payload: freshPayload(userId(), now - 600) }, 'ECDSA login whose expirationTime passed 5 minutes ago'), 'A-LOGIN-ECDSA-EXPIRED', 'a login whose expirationTime passed 5 minutes ago', { control: CORRECT_LOGIN });
     });
     if (ex.scope.requirements['A-LOGIN-ECDSA-EXPIRY-WINDOW']) return notApplicable('A-LOGIN-ECDSA-EXPIRY-WINDOW', ex.scope.requirements['A-LOGIN-ECDSA-EXPIRY-WINDOW']);
     await verify('A-LOGIN-ECDSA-EXPIRY-WINDOW', async () => {
@@ -99,7 +102,7 @@ test.describe('signed logins and the session token', () => {
           throw new NotTested('the target accepts a login whose expirationTime is an hour after its nonce; the document states the 5 minutes as a client rule, so the target is held to it only where the profile says it enforces it (settings.loginWindowEnforced: true)');
         }
       }
-      mustBeRefused(r, 'A-LOGIN-ECDSA-EXPIRY-WINDOW', 'a login whose expirationTime is an hour after its nonce');
+      mustBeRefused(r, 'A-LOGIN-ECDSA-EXPIRY-WINDOW', 'a login whose expirationTime is an hour after its nonce', { control: CORRECT_LOGIN });
     });
   });
 
@@ -114,7 +117,7 @@ test.describe('signed logins and the session token', () => {
     await verify('A-LOGIN-HMAC-SIGNATURE', async () => {
       if (!login) throw new NotTested('the correctly signed login was refused too, so a refusal here proves nothing');
       const r = await sendLogin(api, secrets, key, { ...hmacLoginRequest(login.form, secrets, key, { baseUrl: api.baseUrl, secret: strangerSecret() }), label: 'HMAC login signed with another secret' });
-      mustBeRefused(r, 'A-LOGIN-HMAC-SIGNATURE', 'an HMAC login signed with another secret');
+      mustBeRefused(r, 'A-LOGIN-HMAC-SIGNATURE', 'an HMAC login signed with another secret', { control: CORRECT_LOGIN });
     });
   });
 
@@ -132,7 +135,7 @@ test.describe('signed logins and the session token', () => {
           const inside = await ex.key(type);
           if (!inside || !(await login(inside)).session) throw new NotTested(`no ${type.toUpperCase()} key of the pool whose whitelist holds this machine could log in: a refusal of ${outside} would prove nothing`);
           const refused = await login(outside, (r) => ({ ...r, label: `${type.toUpperCase()} login with ${outside}, whose whitelist leaves this machine out` }));
-          for (const a of refused.attempts) mustBeRefused(a.reply, 'A-LOGIN-WHITELIST', `a login with ${outside}, whose whitelist leaves this machine out`);
+          for (const a of refused.attempts) mustBeRefused(a.reply, 'A-LOGIN-WHITELIST', `a login with ${outside}, whose whitelist leaves this machine out`, { control: { accepted: `a key of the same type whose whitelist holds this machine logged in` } });
           return;
         }
         throw new NotTested('no key with a whitelist that leaves the harness out came free');
@@ -143,7 +146,7 @@ test.describe('signed logins and the session token', () => {
         const inside = await login(key, (r) => ({ ...r, label: `${type.toUpperCase()} login from 127.0.0.1, inside the whitelist` }));
         if (!inside.form) throw new NotTested(`the ${type.toUpperCase()} login from inside the whitelist was refused too (${inside.attempts.map((a) => a.reply.status).join(', ')})`);
         const outside = await sendLogin(api, secrets, key, { ...loginRequest(inside.form, secrets, key, api.baseUrl), from: '127.0.0.2', label: `${type.toUpperCase()} login from 127.0.0.2, outside the whitelist` });
-        mustBeRefused(outside, 'A-LOGIN-WHITELIST', `a ${type.toUpperCase()} login from 127.0.0.2 with a key whitelisted for 127.0.0.1`);
+        mustBeRefused(outside, 'A-LOGIN-WHITELIST', `a ${type.toUpperCase()} login from 127.0.0.2 with a key whitelisted for 127.0.0.1`, { control: inside.attempts.at(-1)!.reply });
       }
     });
   });

@@ -6,6 +6,7 @@
 import type { Reply } from '../../harness/http/client.ts';
 import type { OrderState, TimeInForce } from '../../harness/models/limit-book.ts';
 import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
+import { isRefused } from '../../harness/answers.ts';
 import type { AccountId } from './commands.ts';
 import type { Exchange } from './exchange.ts';
 import { stateOf, type RecordState } from './model.ts';
@@ -161,7 +162,7 @@ export async function settle(ex: Exchange, key: string, order: Placed, e: Expect
   for (let pause = 20; ; pause = Math.min(500, pause * 2)) {
     const r = await ex.lookup(key, order.id, order.account);
     const late = performance.now() - started + pause > withinMs;
-    const refused = r.status >= 400 && r.status < 500 && r.status !== 429;
+    const refused = isRefused(r);
     if (refused && !late) {
       notFound++;
       await new Promise((resolve) => setTimeout(resolve, pause));

@@ -2,7 +2,8 @@
 import type { Client, Reply } from '../../harness/http/client.ts';
 import type { BridgeSettings } from '../../harness/profile/types.ts';
 import type { Secrets } from '../../harness/secrets.ts';
-import { RequirementViolation } from '../../harness/verdicts.ts';
+import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
+import { isAccepted, isServerError, isThrottled } from '../../harness/answers.ts';
 import type { WriteJournal } from '../../harness/writes.ts';
 import type { RequestCase } from './cases.ts';
 import { acceptable, blame, ENDPOINTS, KEY_HEADER, MISSING_FIELD, statusFits, writesLogLine, type KeyKind, type ModelCase, type Outcome, type StatedReadings } from './model.ts';
@@ -99,11 +100,13 @@ export function judge(c: ModelCase, reply: Reply, ctx: JudgeContext): string[] {
   const violate = (id: string, message: string) => {
     if (!ctx.setAside(id)) throw new RequirementViolation(id, `${request}: ${message}`, expected);
   };
+  // A 429 is the environment throttling the run: it says nothing about the request (no bridge rule is about a limit).
+  if (isThrottled(reply)) throw new Inconclusive(`${request} was throttled (429): what the bridge does with it cannot be told`);
   const hit = allowed.find((o) => statusFits(o, reply.status));
   if (!hit) {
     const ids = blame(c, reply.status);
     if (ids.some(ctx.setAside)) return [];
-    throw new RequirementViolation(reply.status >= 500 ? [ids[0], 'C-GEN-NO-5XX'] : ids[0], `${request} answered ${reply.status} ${reply.text.slice(0, 200)}`, expected);
+    throw new RequirementViolation(isServerError(reply) ? [ids[0], 'C-GEN-NO-5XX'] : ids[0], `${request} answered ${reply.status} ${reply.text.slice(0, 200)}`, expected);
   }
   if (ctx.reading) seeReadings(c, reply, hit, ctx.reading);
   const body = reply.json;
@@ -142,7 +145,7 @@ function seeReadings(c: ModelCase, reply: Reply, hit: Outcome, reading: SeeReadi
   if (ofBody && hit.requirement === 'C-LOG-NOT-JSON' && typeof message === 'string') reading('C-NS-MALFORMED-BODY', message === MISSING_FIELD ? 'missing-field' : 'invalid-json-message');
   if (ofBody && c.body === 'message-not-string' && !hit.open) {
     const status = reply.status;
-    see(reading, 'C-NS-MESSAGE-TYPE', status >= 200 && status < 300 ? 'logged-as-json' : status === 422 ? 'refused-422' : undefined, `a message that is not a string answered ${status}`);
+    see(reading, 'C-NS-MESSAGE-TYPE', isAccepted(reply) ? 'logged-as-json' : status === 422 ? 'refused-422' : undefined, `a message that is not a string answered ${status}`);
   }
   if (hit.open && c.path === '/v2/players') reading('C-NS-EXTRA-INPUT', undefined, `GET /v2/players with the key alone answered ${reply.status}`);
   if (hit.ok || hit.anyBut || typeof body !== 'object' || body === null) return;

@@ -29,7 +29,7 @@ test('error-code matrix, property: method, path, key, header-name spelling, body
     arbitrary: writes.allowed ? requestCase : requestCase.filter((c) => !writesLogLine(prepare(c, secrets, settings, stated).model)),
     check: async (c, skip, saw) => {
       const p = prepare(c, secrets, settings, stated);
-      judge(p.model, await send(api, writes, c, p), { setAside: (id) => skip.has(id), reading }).forEach(saw);
+      judge(p.model, await send(api, writes, c, p), { setAside: (id) => skip.has(id), reading }).forEach((id) => saw(id));
     },
     testing: (c) => testing(prepare(c, secrets, settings, stated).model),
     runs: MATRIX_RUNS,

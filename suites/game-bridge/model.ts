@@ -4,6 +4,8 @@
  * Independent of the reference server (mocks/): written from the document's tables only.
  */
 
+import { statusKind } from '../../harness/answers.ts';
+
 /** | Method | Path | ... | of the endpoint table, with the config switch of each row (v2-endpoints.*). */
 export const ENDPOINTS = {
   '/v2/log': { method: 'POST', switch: 'log', success: 'C-LOG-200' },
@@ -85,7 +87,8 @@ export interface Outcome {
 
 /** Whether an answer's status is the one an outcome allows. */
 export function statusFits(o: Outcome, status: number): boolean {
-  if (o.anyBut) return ((status >= 400 && status < 500) || (!o.refusal && status >= 200 && status < 300)) && !o.anyBut.includes(status);
+  const kind = statusKind(status);
+  if (o.anyBut) return (kind === 'refused' || (!o.refusal && kind === 'accepted')) && !o.anyBut.includes(status);
   return o.status === status;
 }
 
@@ -204,5 +207,5 @@ export function writesLogLine(c: ModelCase): boolean {
  * a router): anything but a success or a server error other than 501 Not Implemented.
  */
 export function methodCaseFits(status: number): boolean {
-  return (status >= 400 && status < 500) || status === 501;
+  return statusKind(status) === 'refused' || status === 501;
 }

@@ -132,7 +132,7 @@ test.describe('playlists, the programme guide, updates and the web player', () =
           ['no variant', {}],
         ] as const) {
           const r = await proxy.admin({ method: 'POST', path: LISTINGS[0], json: body, label: `${LISTINGS[0]} with ${what}` });
-          if (r.status < 400 || r.status >= 500) throw new RequirementViolation('B-PLAYLIST-ONE-VARIANT', `a PlaylistRequest with ${what} was answered ${r.status}`, 'a 4xx: exactly one variant per body', [r.exchange]);
+          mustBeRefused('B-PLAYLIST-ONE-VARIANT', r, `a PlaylistRequest with ${what}`, { control, expected: 'a 4xx: exactly one variant per body' });
         }
       });
     } finally {
@@ -158,6 +158,8 @@ test.describe('playlists, the programme guide, updates and the web player', () =
     }
   });
 
+  /** What counting runs, and a refusal of invalid names beside its control, need: an update of valid names accepted. */
+  const UPDATE_ACCEPTED = 'an update of valid target names accepted (202)';
   test('playlist update: 202 at once and for rapid repeats, one run queued; invalid names 400 when none is pending', { tag: reqTags('B-UPDATE-ACCEPTED', 'B-UPDATE-COLLAPSED', 'B-UPDATE-INVALID') }, async ({ stream: proxy, verify, notApplicable, notTested, api, reading }) => {
     const ids = ['B-UPDATE-ACCEPTED', 'B-UPDATE-COLLAPSED', 'B-UPDATE-INVALID'];
     if (proxy.scope.requirements['B-UPDATE-ACCEPTED']) return ids.forEach((id) => notApplicable(id, proxy.scope.requirements[id]));
@@ -178,18 +180,20 @@ test.describe('playlists, the programme guide, updates and the web player', () =
     });
     if (proxy.live) notTested('B-UPDATE-COLLAPSED', 'whether a second run was queued cannot be seen through the documented interface of a live target');
     else {
-      await verify('B-UPDATE-COLLAPSED', async () => {
+      await verify('B-UPDATE-COLLAPSED', async (seen) => {
         if (!observable) throw new NotTested('the target offers no way to see how many update runs were queued (B-NS-DUPLICATE-UPDATE)');
-        if (!replies.some((r) => r.status === 202)) throw new NotTested('no update was accepted: there is no run to count');
+        if (!replies.some((r) => r.status === 202)) return;
+        seen(UPDATE_ACCEPTED);
         await pending.idle();
         const after = await pending.runs();
         const added = (after?.runs ?? 0) - (before?.runs ?? 0);
         if (added !== 1) throw deviation(`4 rapid updates of ${names[0]} made ${added} runs`, 'one run: rapid repeats collapse into one pending run');
-      });
+      }, { needs: [UPDATE_ACCEPTED] });
     }
-    await verify('B-UPDATE-INVALID', async () => {
+    await verify('B-UPDATE-INVALID', async (seen) => {
       // A refusal counts only beside its control: an update of valid names, which the target accepted.
-      if (!replies.some((r) => r.status === 202)) throw new NotTested('no update of valid target names was accepted: a refusal of invalid names proves nothing');
+      if (!replies.some((r) => r.status === 202)) return;
+      seen(UPDATE_ACCEPTED);
       const known = await pending.idle();
       const r = await proxy.admin({ method: 'POST', path: '/api/v1/playlist/update', json: ['conformance-no-such-target'], label: 'update a target that does not exist' });
       if (r.status === 400) return;
@@ -197,7 +201,7 @@ test.describe('playlists, the programme guide, updates and the web player', () =
       if (r.status === 202 && !known) throw new NotTested(`answered 202: an update of the harness's may still be pending, when any request gets 202; the target shows no runs, and the profile does not state how long an update stays pending (settings.jobs.maxUpdatePendingMs)`);
       const why = r.status === 202 && !observable ? ` (unless an update stayed pending longer than the ${proxy.settings.jobs.maxUpdatePendingMs} ms the profile states)` : '';
       throw new RequirementViolation('B-UPDATE-INVALID', `an update of an unknown target name, with no update pending, was answered ${r.status}${why}`, '400', [r.exchange]);
-    });
+    }, { needs: [UPDATE_ACCEPTED] });
   });
 
   test('the web-player URL works at once and no longer once its token has expired', { tag: reqTags('B-WEBPLAYER', 'B-WEBPLAYER-EXPIRY') }, async ({ stream: proxy, api, verify, notApplicable, plannedWait, reading }, testInfo) => {
@@ -224,7 +228,10 @@ test.describe('playlists, the programme guide, updates and the web player', () =
       const late = await api.send({ method: 'GET', path: url.url.href, label: `the stream URL, ${wait} ms later` });
       // A browser-facing URL may send an expired visitor elsewhere: whether a redirect "works" is not for the harness to say.
       if (answerKind(late) === 'not-the-api') throw new NotTested(`the stream URL was answered ${late.status} (a redirect) ${wait} ms after it was issued: whether it still works cannot be told`);
-      mustBeRefused('B-WEBPLAYER-EXPIRY', late, `the stream URL, ${wait} ms after it was issued (token lifetime ${s.webPlayerTokenMs} ms),`, { expected: 'refused once the token has expired (a 4xx)' });
+      mustBeRefused('B-WEBPLAYER-EXPIRY', late, `the stream URL, ${wait} ms after it was issued (token lifetime ${s.webPlayerTokenMs} ms),`, {
+        expected: 'refused once the token has expired (a 4xx)',
+        control: { accepted: 'the same stream URL was answered 200 at once (B-WEBPLAYER)' },
+      });
       recordWebPlayerUrl(reading, url.form, late.status);
     });
   });

@@ -5,6 +5,7 @@
 import { test as base } from '../../harness/fixtures.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
+import { isRefused } from '../../harness/answers.ts';
 import { ENV } from '../../harness/options.ts';
 import { getAt } from '../../harness/json-pointer.ts';
 import { isStated } from '../../harness/profile/load.ts';
@@ -94,7 +95,7 @@ export const test = base.extend<{ stream: Proxy }>({
       live,
       stated: (setting) => isStated(profile, 'stream-proxy', setting),
       refusalOpen: (reply, o = {}) => {
-        if (reply.status < 400 || reply.status >= 500) return undefined;
+        if (!isRefused(reply)) return undefined;
         const open = [...(o.control ? [] : [EXTRAS]), ...(o.open ?? [])].filter((p) => !isStated(profile, 'stream-proxy', p.setting));
         if (open.length === 0) return undefined;
         return `answered ${reply.status}, a refusal that may rest on what the profile does not state: the target may want ${open.map((p) => `${p.what} (${p.point})`).join('; or ')}`;

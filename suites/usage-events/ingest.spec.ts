@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { Inconclusive, RequirementViolation, deviation } from '../../harness/verdicts.ts';
-import { answerKind, describeAnswer } from '../../harness/answers.ts';
+import { answerKind, describeAnswer, isRefused, isThrottled } from '../../harness/answers.ts';
 import { eventBody, invalidKind } from './events.ts';
 import { HOUR, RULE_OF, judgeIngestAnswer, wire, type InvalidKind, type ModelEvent } from './model.ts';
 import { QueryableWatch, caseWaitMs, fieldsDiffer, reqTags, seqOf, test, type Usage } from './usage.ts';
@@ -90,6 +90,7 @@ test.describe('ingesting usage events', () => {
         const { tag, external, sent, valid, invalid } = batchOf(usage, slots);
         const answer = await usage.ingest(sent, `ingest ${sent.length} events, ${invalid.size} invalid`);
         answer.readings.forEach((r) => reading(r.point, r.reading));
+        if (isThrottled(answer.reply)) throw new Inconclusive(`the batch of ${sent.length} events was throttled (429): what the target makes of it cannot be told`);
         const finding = judgeIngestAnswer(sent.length, invalid, { ...answer, status: answer.reply.status });
         if (finding) {
           // Valid events refused count against the target only if it takes them alone (the control).
@@ -138,7 +139,8 @@ test.describe('ingesting usage events', () => {
       if (over.ok && !beyondTaken) {
         throw deviation(`a batch of 101 events was answered ${over.reply.status} without an error entry for the event beyond the 100th: ${over.reply.text.slice(0, 200)}`, `refused whole${refusalStatus === undefined ? '' : ` (${refusalStatus}, settings.refusalStatus)`}, or an error entry for the event at ${LIMIT}`);
       }
-      const refused = refusalStatus === undefined ? over.reply.status >= 400 && over.reply.status < 500 : over.reply.status === refusalStatus;
+      if (isThrottled(over.reply)) throw new Inconclusive('the batch of 101 events was throttled (429): whether it would be refused cannot be told');
+      const refused = isRefused(over.reply) && (refusalStatus === undefined || over.reply.status === refusalStatus);
       if (!over.ok && !refused) throw deviation(`a batch of 101 events was answered ${over.reply.status} ${over.reply.text.slice(0, 200)}`, refusalStatus === undefined ? 'a 4xx refusal' : `${refusalStatus} (settings.refusalStatus)`);
       reading('D-NS-OVER-LIMIT', beyondTaken ? 'excess-as-errors' : 'whole-batch-refused');
       over.readings.forEach((r) => reading(r.point, r.reading));

@@ -5,6 +5,8 @@
  * where the readings agree (see events.ts), and the model says nothing outside it.
  */
 
+import { statusKind } from '../../harness/answers.ts';
+
 export type Scalar = string | number | boolean;
 
 /** An event the harness sends (valid), as the model keeps it: `at` is its instant in epoch milliseconds. */
@@ -64,7 +66,7 @@ export function judgeIngestAnswer(
   const x = [...invalid.keys()].sort((a, b) => a - b);
   const whole = x.length === 0 ? 'D-INGEST-ACCEPTED' : 'D-INGEST-ERRORS-EXACT';
   const expected = `${size - x.length} ingested; errors for exactly ${x.length ? `the events at ${x.join(', ')}` : 'no event'}`;
-  const allFailedRefusal = size > 0 && x.length === size && answer.status >= 400 && answer.status < 500;
+  const allFailedRefusal = size > 0 && x.length === size && statusKind(answer.status) === 'refused';
   if (!answer.ok && !allFailedRefusal) return { requirements: [whole], message: `the batch of ${size} events (${x.length} invalid) was answered ${answer.status}`, expected };
   if (answer.indexes === undefined) return { requirements: [whole], message: 'the answer has no array of errors', expected };
   const count = () => (answer.inserted !== size - x.length ? { requirements: [whole], message: `the count of ingested events is ${JSON.stringify(answer.inserted)}, not ${size - x.length}`, expected } : undefined);

@@ -3,7 +3,8 @@
  * target never gave out is refused.
  */
 import { randomUUID } from 'node:crypto';
-import { deviation, NotTested } from '../../harness/verdicts.ts';
+import { deviation, Inconclusive, NotTested } from '../../harness/verdicts.ts';
+import { isAccepted, isThrottled, mustBeRefused } from '../../harness/answers.ts';
 import { eventOf } from './answers.ts';
 import { wire } from './model.ts';
 import { QueryableWatch, reqTags, seqOf, test } from './usage.ts';
@@ -26,13 +27,15 @@ test('GET /v1/events/{id}: a listed event by its id, and an unknown id refused',
     const id = listed?.[eventId];
     if (typeof id !== 'string' && typeof id !== 'number') throw deviation(`the listed event has no id in ${JSON.stringify(eventId)} (settings.eventId): ${JSON.stringify(listed).slice(0, 200)}`, 'an id to read it by');
     const one = await usage.get(String(id), 'the listed event by its id');
-    if (one.status < 200 || one.status >= 300) throw deviation(`GET /v1/events/${id} of a listed event answered ${one.status} ${one.text.slice(0, 200)}`, 'the event');
+    if (isThrottled(one)) throw new Inconclusive(`GET /v1/events/${id} was throttled (429)`);
+    if (!isAccepted(one)) throw deviation(`GET /v1/events/${id} of a listed event answered ${one.status} ${one.text.slice(0, 200)}`, 'the event');
     // The event itself, or wrapped in an envelope (D-NS-EVENT-ENVELOPE).
     const { event: got, reading: seen } = eventOf(one.json, eventId);
     if (seen) reading(seen.point, seen.reading);
     if (!got || String(got[eventId]) !== String(id) || seqOf(got) !== seqOf(listed!)) throw deviation(`GET /v1/events/${id} answered another event: ${one.text.slice(0, 300)}`, `the event listed with ${eventId} ${id}`);
     const unknown = await usage.get(`conformance-unknown-${randomUUID()}`, 'an id the target never gave out');
-    if (unknown.status < 400 || unknown.status >= 500) throw deviation(`GET /v1/events/{id} of an unknown id answered ${unknown.status} ${unknown.text.slice(0, 200)}`, 'a 4xx refusal');
+    // Its control is the listed event's own id, read just above: the same request with the one thing made right.
+    mustBeRefused('D-GET-EVENT', unknown, 'GET /v1/events/{id} of an unknown id', { control: one });
   });
   if (usage.scope.requirements['D-QUERYABLE']) notApplicable('D-QUERYABLE', usage.scope.requirements['D-QUERYABLE']);
   else await verify('D-QUERYABLE', () => queryable.verdict());

@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
-import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
+import { Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
+import { isAccepted, isThrottled } from '../../harness/answers.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { statisticsRows } from './answers.ts';
 import { UNITS, caseTag, eventBody } from './events.ts';
@@ -70,7 +71,8 @@ async function judgedOnceCaughtUp(usage: Usage, q: StatsQuery, label: string, mo
   let pause = 25;
   for (let attempts = 1; ; attempts++) {
     const reply = await usage.stats(q, `${label}${attempts > 1 ? ` (again, ${attempts})` : ''}`);
-    if (reply.status < 200 || reply.status >= 300) {
+    if (isThrottled(reply)) throw new Inconclusive(`${label} was throttled (429): the statistics cannot be read`);
+    if (!isAccepted(reply)) {
       // What the request needs beyond the document is the profile's to state (D-NS-QUERY-NAMES, D-NS-REQUIRED-PARAMETERS).
       throw new NotTested(`the statistics request was refused (${reply.status} ${reply.text.slice(0, 200)}): check the query names of settings.query (meter ${JSON.stringify(usage.settings.query.meter)}, property ${JSON.stringify(usage.settings.query.aggregatedProperty)}) and settings.organizationId`);
     }
@@ -130,7 +132,8 @@ test.describe('statistics', () => {
     const meterIsEmpty = async (meterId: string, interval: Interval, range: { start: number; end: number }) => {
       const reply = await usage.stats({ meter: meterId, interval, aggregation: 'count', start: range.start, end: range.end }, `before ingesting: does meter ${meterId} count events from ${new Date(range.start).toISOString()} to ${new Date(range.end).toISOString()} already?`);
       const { rows } = rowsOf(usage, reply);
-      if (reply.status < 200 || reply.status >= 300 || !rows) {
+      if (isThrottled(reply)) throw new Inconclusive('the statistics of an unused stretch of time were throttled (429)');
+      if (!isAccepted(reply) || !rows) {
         throw new NotTested(`the statistics of an unused stretch of time could not be read (${reply.status} ${reply.text.slice(0, 200)}): check the query names of settings.query, settings.organizationId and settings.statisticsRows`);
       }
       return (rows as Array<{ value?: unknown }>).every((row) => row?.value === 0 || row?.value === null || row?.value === undefined);
@@ -173,7 +176,7 @@ test.describe('statistics', () => {
         const model: StatsCase = { interval: c.interval, aggregation: c.aggregation, property: UNITS, start, end, meter, events };
         const label = `statistics of meter ${meter.id}: ${c.aggregation}${q.property ? ` of ${UNITS}` : ''} per ${c.interval} from ${new Date(start).toISOString()} to ${new Date(end).toISOString()}`;
         const { reply, judged, attempts } = await judgedOnceCaughtUp(usage, q, label, model, skip, lag.deadline(ingestedAt, listedAt, usage.settings.queryableWithinMs));
-        judged.seen.forEach(saw);
+        judged.seen.forEach((id) => saw(id));
         if (judged.finding) {
           if (!judged.finding.requirements.every((id) => skip.has(id))) lag.stayedWrong();
           throw new RequirementViolation(judged.finding.requirements, judged.finding.message, judged.finding.expected, [reply.exchange]);

@@ -8,7 +8,7 @@ import type { Reply } from '../../harness/http/client.ts';
 import { isStated } from '../../harness/profile/load.ts';
 import { eventually } from '../../harness/stateful.ts';
 import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
-import { answerKind, describeAnswer } from '../../harness/answers.ts';
+import { answerKind, describeAnswer, isAccepted } from '../../harness/answers.ts';
 import { ingestMembers, type SeenReading } from './answers.ts';
 import { Stretches, caseTag, runOffsetDays } from './events.ts';
 import { HOUR, iso, wire, type Interval, type ListQuery, type ModelEvent, type Aggregation } from './model.ts';
@@ -209,7 +209,7 @@ export const test = base.extend<{ usage: Usage }>({
       ingest: async (events, label) => {
         const reply = await send({ method: 'POST', path: '/v1/events/ingest', json: { events }, label });
         const members = ingestMembers(reply.json, events.length, ingestNames);
-        return { reply, ok: reply.status >= 200 && reply.status < 300, ...members, positionsStated: ingestNames.indexStated };
+        return { reply, ok: isAccepted(reply), ...members, positionsStated: ingestNames.indexStated };
       },
       ingestNeeded: async (events, label) => {
         const answer = await usage.ingest(events, label);

@@ -178,6 +178,13 @@ export class Recorder {
   }
 }
 
+/** An error as Playwright may show it: its message and stack, redacted, and nothing else of the original. */
+function redactedError(e: unknown, secrets: Secrets): Error {
+  const out = new Error(secrets.redact(messageOf(e)));
+  out.stack = secrets.redact(e instanceof Error && e.stack ? e.stack.replace(/\u001b\[[0-9;]*m/g, '') : out.message);
+  return out;
+}
+
 /** A counterexample as text: its own description where it has one (a command sequence), else its JSON. */
 function shown(value: unknown): string {
   // Objects that describe themselves (command sequences) say what they are; data (arrays, and fast-check's records,
@@ -264,6 +271,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const recorder = new Recorder(spec, testInfo.tags, secrets);
       await use(recorder);
       publish(recorder, secrets, testInfo);
+      // What the test threw outside a step (a fixture's error, a crash) is in Playwright's own report as thrown: the
+      // test's end is reported after this teardown, so its errors are redacted here.
+      for (const err of testInfo.errors) {
+        for (const k of ['message', 'stack', 'value'] as const) if (typeof err[k] === 'string') err[k] = secrets.redact(err[k]);
+      }
       for (const { name, evidence } of recorder.evidence) {
         // Evidence was redacted when recorded; this second pass guards whatever was added to it since.
         await testInfo.attach(name, { body: secrets.redact(JSON.stringify(evidence, null, 2)), contentType: 'application/json' });
@@ -287,7 +299,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const entry = profile.interfaces[interfaceName];
     const credentialEnv = credentialVariables(interfaceName, entry?.credentials);
     const descriptor = descriptorOf(interfaceName);
-    const probe = descriptor.probe({ profile, settings: entry?.settings, secrets, credentialEnv, address: () => freshAddress(PROBE_BLOCK) });
+    const probe = descriptor.probe({ profile, settings: entry?.settings, secrets, credentialEnv, credentials: entry?.credentials, address: () => freshAddress(PROBE_BLOCK) });
     const client = new Client({
       interfaceName,
       baseUrl: target.baseUrl,
@@ -307,7 +319,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     recordGenericResponseChecks(spec, recorder, testInfo.tags);
   },
 
-  verify: async ({ recorder, api, spec }, use) => {
+  verify: async ({ recorder, api, spec, secrets }, use) => {
     await use(async (id, check, o = {}) => {
       recorder.assertClaimed(id);
       const start = recorder.exchanges.length;
@@ -328,7 +340,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
             done = true;
           } catch (e) {
             caught = e;
-            if (!(e instanceof NotTested)) throw e;
+            // Playwright keeps a step's error as thrown, in its HTML report: it gets the redacted text alone.
+            if (!(e instanceof NotTested)) throw redactedError(e, secrets);
           }
         })
         .catch(() => {});

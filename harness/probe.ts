@@ -9,6 +9,8 @@ export interface ProbeContext {
   secrets: Secrets;
   /** credential name -> the environment variable the profile reads it from (named in messages, never the value). */
   credentialEnv: Record<string, string>;
+  /** The profile's credentials entry of the interface, as written (a pool of keys, with what each key may do). */
+  credentials?: unknown;
   address(): string;
 }
 
@@ -20,6 +22,11 @@ export interface ProbeContext {
 export interface Probe {
   request: RequestSpec;
   judge(reply: Reply): string | undefined;
+  /**
+   * One harmless documented request per further credential the profile names (each key of a pool, a user token):
+   * tried before any check runs, so that a wrong value ends the run naming it, instead of a verdict blaming the target.
+   */
+  credentials?: Array<{ request: RequestSpec; judge(reply: Reply): string | undefined }>;
 }
 
 /**

@@ -100,6 +100,32 @@ export class Secrets {
     return false;
   }
 
+  /**
+   * Registers the target's own secrets a JSON body carries: the string value of every member named in `members`
+   * (the spec's x-secret-members), at any depth, as `target_<member>`. A body that names none is not parsed.
+   */
+  learnTargetSecrets(body: string | undefined, members: readonly string[]): void {
+    if (!body || members.length === 0 || !members.some((m) => body.includes(`"${m}"`))) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return;
+    }
+    const names = new Set(members);
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          // Values too short to be anyone's secret (an empty string) would only blot out ordinary text.
+          if (names.has(k) && typeof x === 'string' && x.length >= 4 && !this.shown.has(x)) this.remember(x, token(targetSecretName(k)));
+          else walk(x);
+        }
+      }
+    };
+    walk(value);
+  }
+
   /** Registers a value the harness made up (a deliberately wrong key) as safe to show in sensitive headers. */
   harmless(value: string): string {
     this.shown.add(value);
@@ -133,6 +159,9 @@ export class Secrets {
     this.known.sort((a, b) => b.value.length - a.value.length);
   }
 }
+
+/** The name a secret of the target is redacted under: `{{secret:target_password}}`. */
+export const targetSecretName = (member: string) => `target_${member.replace(/[^A-Za-z0-9_]/g, '_')}`;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -227,13 +227,16 @@ async function probeLiveTargets(): Promise<void> {
     if (!entry.baseUrl) continue;
     const secrets = secretsFor(profile, name);
     const descriptor = descriptorOf(name);
-    const probe = descriptor.probe({ profile, settings: entry.settings, secrets, credentialEnv: credentialVariables(name, entry.credentials), address: () => freshAddress(PROBE_BLOCK) });
+    const probe = descriptor.probe({ profile, settings: entry.settings, secrets, credentialEnv: credentialVariables(name, entry.credentials), credentials: entry.credentials, address: () => freshAddress(PROBE_BLOCK) });
     const client = new Client({ interfaceName: name, baseUrl: mountedUrl(name, entry.baseUrl, entry.settings), spec: specForTarget(name, entry.settings), secrets, timeoutMs: profile.probeTimeoutMs, live: false, requestsPerSecond: 0, authenticate: descriptor.authenticate, settings: entry.settings });
     let problem: string | undefined;
-    try {
-      problem = probe.judge(await client.send(probe.request));
-    } catch (e) {
-      problem = (e as Error).message;
+    for (const p of [probe, ...(probe.credentials ?? [])]) {
+      try {
+        problem = p.judge(await client.send(p.request));
+      } catch (e) {
+        problem = (e as Error).message;
+      }
+      if (problem) break;
     }
     if (problem) {
       await closeAgents();

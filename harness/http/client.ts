@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { Deadline } from './deadline.ts';
 import type { Agent, Dispatcher } from 'undici';
 import type { Secrets } from '../secrets.ts';
 import type { LoadedSpec } from '../spec/types.ts';
@@ -316,34 +317,48 @@ export class Client {
     if (!spec.unpaced && this.pacer.active) await this.pacer.wait();
 
     const sentAt = performance.now();
-    // The agent's connect, headers and body time-outs bound every exchange; an abort signal per request would
-    // do the same at half the client's throughput (measured by npm run bench).
-    let res: Dispatcher.ResponseData;
-    let headersAt: number;
+    // The agent's connect, headers and body time-outs bound each stage, but a body dripped a byte at a time never
+    // trips the body time-out (it measures the gap between chunks): one deadline bounds the whole exchange. A timer
+    // per request, not an abort signal, which would cost half the client's throughput (measured by npm run bench).
+    let res: Dispatcher.ResponseData | undefined;
+    let headersAt: number | undefined;
     let text: string;
     let receivedAt: number;
+    const deadline = new Deadline(timeoutMs);
     try {
       // The agent's own request: undici's top-level request would parse the URL again.
-      res = await agentFor(timeoutMs, spec.from).request({ origin, path: to.target, method: spec.method as Dispatcher.HttpMethod, headers, ...(body === undefined ? {} : { body }) });
+      const asked = agentFor(timeoutMs, spec.from).request({ origin, path: to.target, method: spec.method as Dispatcher.HttpMethod, headers, ...(body === undefined ? {} : { body }) });
+      res = await deadline.race(asked, (late) => late.body.destroy());
       headersAt = performance.now();
-      text = await res.body.text();
+      text = await deadline.race(res.body.text());
       receivedAt = performance.now();
     } catch (e) {
       const err = e as Error & { code?: string };
       if (HARNESS_CODES.has(err.code ?? '') || err.name === 'InvalidArgumentError') {
         throw new HarnessError(secrets.redact(`harness: undici refused to send ${spec.method} ${url} as built (${err.code ?? err.name}: ${err.message})`));
       }
-      const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '') || /timeout/i.test(err.message);
+      const late = e === Deadline.PASSED;
+      // An answer that began but could not finish in time: its socket is closed, and it is named as a slow body.
+      if (late && res) res.body.destroy();
+      const timedOut = late || err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '') || /timeout/i.test(err.message);
       if (timedOut) silence.timedOut(origin);
       exchange.durationMs = Math.round((performance.now() - sentAt) * 10) / 10;
-      exchange.error = timedOut ? `no answer within ${timeoutMs} ms` : `${err.code ?? err.name}: ${err.message}`;
+      const s = `${timeoutMs} ms`;
+      exchange.error = late && headersAt !== undefined ? `answered ${res!.statusCode}, but the body did not finish within ${s}` : timedOut ? `no answer within ${s}` : `${err.code ?? err.name}: ${err.message}`;
       this.options.onExchange?.(exchange);
       throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange, timedOut ? 'no-answer' : 'broken');
+    } finally {
+      deadline.clear();
     }
     // The answer has arrived: whatever the harness does with it from here (validation, recording, journaling) is the
     // harness's own doing, and an exception in it is never the target's deviation.
     try {
       silence.answered(origin);
+      // The target's own secrets (a provider's password in a configuration document) are redacted from here on.
+      if (this.options.spec?.secretMembers.length) {
+        secrets.learnTargetSecrets(text, this.options.spec.secretMembers);
+        secrets.learnTargetSecrets(typeof body === 'string' ? body : undefined, this.options.spec.secretMembers);
+      }
       const flatHeaders = flatten(res.headers);
       exchange.durationMs = Math.round((receivedAt - sentAt) * 10) / 10;
       exchange.response = { status: res.statusCode, headers: flatHeaders, body: cut(text) };

@@ -73,6 +73,7 @@ export function buildSpec(name: string, text: string, file: string): LoadedSpec 
     doc,
     requirements: [...written, ...genericRequirements(prefix, operations, schemes)],
     notShown: (doc['x-not-shown'] ?? []) as OpenPoint[],
+    secretMembers: (doc['x-secret-members'] ?? []) as string[],
     operations,
     securitySchemes: schemes,
   };

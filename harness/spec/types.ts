@@ -108,6 +108,11 @@ export interface LoadedSpec {
   requirements: Requirement[];
   /** The open points of `x-not-shown`, in the spec's order. */
   notShown: OpenPoint[];
+  /**
+   * Names of members whose values are secrets of the target (`x-secret-members`: a provider's password inside a
+   * configuration document): wherever an answer or a request carries one, its value is redacted like a credential.
+   */
+  secretMembers: string[];
   operations: Operation[];
   securitySchemes: SecurityScheme[];
 }

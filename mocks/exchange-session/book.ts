@@ -71,7 +71,7 @@ export class Exchange {
     const opposite = order.side === 'buy' ? book.asks : book.bids;
 
     const crosses = (resting: Order) => (order.side === 'buy' ? resting.price <= order.price : resting.price >= order.price);
-    if (order.timeInForce === 'FOK' && !this.on('fok-fills-partially')) {
+    if (order.timeInForce === 'FOK' && !this.on('fok-fills-partially') && !this.on('fok-partial-fill-unreadable')) {
       let available = 0n;
       for (const resting of opposite) {
         if (!crosses(resting) || available >= order.quantity) break;

@@ -155,6 +155,12 @@ export const faults = [
     violates: ['A-TIF-FOK'],
   },
   {
+    name: 'fok-partial-fill-unreadable',
+    description: 'Fills a FOK order partly, as fok-fills-partially does, and names the filled quantity executedQty, which the profile does not state: no record shows how much was filled, so A-TIF-FOK must not pass, and the book the model no longer knows must not be blamed on GTC or IOC.',
+    violates: [],
+    undecided: ['A-TIF-FOK'],
+  },
+  {
     name: 'fok-rests',
     description: 'Treats a FOK order that cannot fill in full like a GTC: it rests on the book instead of being cancelled.',
     violates: ['A-TIF-FOK'],

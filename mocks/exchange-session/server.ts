@@ -316,6 +316,10 @@ export async function start(options: StartOptions): Promise<RunningServer> {
       createdAtTimestamp: String(order.createdAt),
     };
     if (on('lookup-without-status')) delete out[orderRecord.status];
+    if (on('fok-partial-fill-unreadable')) {
+      out.executedQty = out[orderRecord.quantityFilled];
+      delete out[orderRecord.quantityFilled];
+    }
     return out;
   }
 

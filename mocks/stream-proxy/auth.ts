@@ -46,6 +46,7 @@ export class Auth {
     const token = bearer(req);
     if (token === undefined) return this.refused('missing', 'Authorization: Bearer <user token> is required.');
     if (this.on('user-token-any')) return undefined;
+    if (this.on('user-token-refused')) return this.refused('wrong', 'The user token could not be verified.');
     const expected = this.secrets.userToken;
     if (!expected || !same(expected, token)) return this.refused('wrong', 'The user token is not valid.');
     return undefined;

@@ -9,6 +9,12 @@ export type { Fault };
 export const faults = [
   // Configuration documents and their revisions
   {
+    name: 'user-token-refused',
+    description: 'Refuses every request to the self-service endpoints, the right user token too (as if its user store were unreachable): a request without a token is refused, but so is its control, so B-USER-AUTH must not pass.',
+    violates: [],
+    undecided: ['B-USER-AUTH'],
+  },
+  {
     name: 'save-not-atomic',
     description:
       'Checks If-Match, then awaits a backup copy of the old file before writing the new one, so concurrent saves carrying the same revision all pass the check and all answer 200.',

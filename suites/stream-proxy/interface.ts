@@ -30,6 +30,20 @@ export const streamProxy: InterfaceDescriptor<'stream-proxy', ReturnType<typeof 
         }
         return notTheApi(reply, what);
       },
+      // The user token, where the user UI is on (the self-service endpoints exist only then): one read of its own.
+      credentials:
+        s.userUiEnabled && (credentialEnv.userToken || s.userLogin)
+          ? [
+              {
+                request: { method: 'GET', path: '/api/v1/user/playlist/categories', authenticate: true, credential: 'user', label: 'probe: the user token' },
+                judge: (reply) => {
+                  const with_ = 'GET /api/v1/user/playlist/categories with the user token';
+                  if (reply.status === 401 || reply.status === 403) return `${with_} was answered ${reply.status}: the target refused the user token (${s.userLogin ? 'settings.userLogin' : `environment variable ${credentialEnv.userToken}`})`;
+                  return notTheApi(reply, with_);
+                },
+              },
+            ]
+          : [],
     };
   },
   settingsHelp: [

@@ -57,10 +57,26 @@ export async function restoreConfig(undo: ConfigUndo, send: Send, settings: Stre
     return { conflict: `the ${undo.doc} document is at revision ${now ?? '(none)'}, which the harness did not write: somebody changed it since; it is left as it is` };
   }
   const s = SAVE[undo.doc];
-  const r = await send({ method: s.method, path: s.path, json: undo.original, headers: { 'If-Match': now }, authenticate: true, label: `restore: save ${undo.doc} back as it was` });
+  const r = await send({ method: s.method, path: s.path, json: withTargetSecrets(undo.original, content, undo.doc), headers: { 'If-Match': now }, authenticate: true, label: `restore: save ${undo.doc} back as it was` });
   if (r.status === 409) return { conflict: `the ${undo.doc} document changed while it was being restored (409)` };
   if (r.status !== 200) throw new Error(`saving ${undo.doc} back was answered ${r.status} ${r.text.slice(0, 200)}`);
   return 'restored';
+}
+
+/**
+ * The journal keeps the target's own secrets redacted (a provider's password: `{{secret:target_password}}`); the
+ * document the harness wrote still holds each at the same place, since the harness changes one scratch member. A
+ * secret that is gone from there too cannot be put back by the harness: it says so, and restore fails.
+ */
+export function withTargetSecrets(original: unknown, current: unknown, doc: string, at = ''): unknown {
+  if (typeof original === 'string' && /^\{\{secret:target_[A-Za-z0-9_]+\}\}$/.test(original)) {
+    if (typeof current === 'string' && !current.startsWith('{{secret:')) return current;
+    throw new Error(`the journal keeps ${at || 'a member'} of the ${doc} document redacted (a secret of the deployment), and the document no longer holds it: put it back by hand`);
+  }
+  const child = (k: string | number) => (current && typeof current === 'object' ? (current as Record<string, unknown>)[k] : undefined);
+  if (Array.isArray(original)) return original.map((v, i) => withTargetSecrets(v, child(i), doc, `${at}/${i}`));
+  if (original && typeof original === 'object') return Object.fromEntries(Object.entries(original).map(([k, v]) => [k, withTargetSecrets(v, child(k), doc, `${at}/${k}`)]));
+  return original;
 }
 
 export async function restoreUser(undo: UserUndo, send: Send): Promise<'restored' | 'nothing'> {

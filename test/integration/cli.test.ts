@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -41,6 +42,27 @@ describe('the command line ends with exit 2 and one clear line when it cannot ru
     } finally {
       held.forEach((s) => s.destroy());
       silent.close();
+    }
+  });
+
+  test('a target that drips its answer a byte a second, well inside 15 s, naming the slow body', async () => {
+    const drips: NodeJS.Timeout[] = [];
+    const dripping = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const body = '{"ok":true}';
+      let i = 0;
+      drips.push(setInterval(() => (i < body.length ? res.write(body[i++]) : res.end()), 1000));
+    });
+    const port = await listen(dripping);
+    try {
+      const r = await conformance(['--target', liveProfile('dripping', 'game-bridge', `http://127.0.0.1:${port}`)], { TEST_BRIDGE_KEY: 'k' });
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.out, /cannot run: target game-bridge .*answered 200, but the body did not finish within 2000 ms/);
+      assert.ok(r.ms < 15_000, `took ${r.ms} ms`);
+    } finally {
+      drips.forEach(clearInterval);
+      dripping.closeAllConnections();
+      dripping.close();
     }
   });
 

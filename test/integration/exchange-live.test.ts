@@ -125,4 +125,12 @@ describe('exchange-session against a live target with a key pool', () => {
       assert.ok(undone.length >= 1 && undone.every((w) => w.undone === true), JSON.stringify(undone));
     });
   });
+
+  test('a wrong value in any key of the pool ends the run before any check, naming the key', async () => {
+    // The pool's second key (ECDSA) with a private key the target never registered: our mistake, not the vendor's.
+    const run = await conformance(['--target', profile('exchange-wrong-pool-key', proxy.url, false), '--interfaces', 'exchange-session', '--seed', '11'], { ...env, TEST_EX_ECDSA_KEY: 'aa'.repeat(32) });
+    assert.equal(run.code, 2, run.out);
+    assert.match(run.out, /cannot run: .*key2/);
+    assert.doesNotMatch(run.out, /FAIL/);
+  });
 });

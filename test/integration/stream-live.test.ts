@@ -72,6 +72,12 @@ describe('stream-proxy against a writable deployment: everything the run changed
     assert.deepEqual(await state(reference.url), was);
   });
 
+  test('a wrong user token ends the run before any check, naming it', async () => {
+    const run = await conformance(['--target', profile('stream-wrong-user', reference.url), '--interfaces', 'stream-proxy', '--seed', '5'], { ...env, TEST_PROXY_USER: 'not-the-user-token' });
+    assert.equal(run.code, 2, run.out);
+    assert.match(run.out, /cannot run: .*refused the user token \(environment variable TEST_PROXY_USER\)/);
+  });
+
   test('a run killed half way leaves changes that npm run restore puts back', { timeout: 180_000 }, async () => {
     const was = await state(reference.url);
     const file = profile('stream-killed', reference.url);

@@ -56,6 +56,19 @@ test('a target that never answers fails with evidence after the time-out, and af
   assert.ok(Date.now() - t0 < 100, 'the fourth request is not sent');
 });
 
+test('a body dripped a byte at a time ends at the overall deadline, named as a slow body, though no gap between chunks is long', async () => {
+  const url = await serve((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const body = '{"ok":true}';
+    let i = 0;
+    const drip = setInterval(() => (i < body.length ? res.write(body[i++]) : (clearInterval(drip), res.end())), 100);
+    res.on('close', () => clearInterval(drip));
+  });
+  const t0 = Date.now();
+  await assert.rejects(client(url, true, 400).send({ method: 'GET', path: '/v2/status' }), (e: unknown) => e instanceof TargetError && /answered 200, but the body did not finish within 400 ms/.test(e.exchange.error ?? ''));
+  assert.ok(Date.now() - t0 < 1000, `ended at the deadline, not when the body did (${Date.now() - t0} ms)`);
+});
+
 test('header names are sent in the letter case given (HTTP allows any; a target may not)', async () => {
   let raw: string[] = [];
   const url = await serve((req, res) => {

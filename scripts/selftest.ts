@@ -172,7 +172,8 @@ function faultRuns(only?: (interfaceName: string, fault: Fault) => boolean): Run
 }
 
 function faultRun(profile: string, faults: Array<{ interfaceName: string; fault: Fault }>): Run {
-  const tags = tagsOf(faults.flatMap((f) => f.fault.violates));
+  // The checks a fault must leave undecided run too: a fault whose refusal checks never ran would prove no control.
+  const tags = tagsOf(faults.flatMap((f) => [...f.fault.violates, ...(f.fault.undecided ?? [])]));
   // Quick depth: a seeded fault shows within a quarter of the default cases (the pairs proof below fails if one does
   // not), unless its entry says it needs more; the valid configurations keep the default depth, where a false alarm
   // would show.

@@ -64,14 +64,21 @@ test.describe('limit orders and their time in force', () => {
         seen.set(tif, o);
       }
     });
+    // A time in force is about how much was filled: a state alone ("cancelled") does not say nothing was.
+    const FILL_READ = 'the filled quantity read from the order record (settings.orderRecord.quantityFilled)';
     for (const tif of tifs) {
-      await verify(TIF_REQUIREMENT[tif], () => {
-        const o = seen.get(tif);
-        if (!o) throw new NotTested(`the ${tif} order could not be looked up`);
-        if (!agrees(o, expected[tif])) {
-          throw new RequirementViolation(TIF_REQUIREMENT[tif], `a ${tif} buy far below the market shows ${describe(o)}`, tif === 'GTC' ? 'open, nothing filled' : 'cancelled, nothing filled', [o.reply.exchange]);
-        }
-      });
+      await verify(
+        TIF_REQUIREMENT[tif],
+        (saw) => {
+          const o = seen.get(tif);
+          if (!o) throw new NotTested(`the ${tif} order could not be looked up`);
+          if (!agrees(o, expected[tif])) {
+            throw new RequirementViolation(TIF_REQUIREMENT[tif], `a ${tif} buy far below the market shows ${describe(o)}`, tif === 'GTC' ? 'open, nothing filled' : 'cancelled, nothing filled', [o.reply.exchange]);
+          }
+          if (o.filled !== undefined) saw(FILL_READ);
+        },
+        { needs: [FILL_READ] },
+      );
     }
   });
 

@@ -32,6 +32,8 @@ export interface InterfaceDescriptor<N extends string = string, S extends TSchem
     faults: readonly Fault[];
     /** The readings of the spec's open points the reference implements (mocks/<name>/readings.ts). */
     readings: readonly OpenPointReadings[];
+    /** Secrets of the deployment the reference plants in its state: never to be found in any file a run writes. */
+    planted?: readonly string[];
   };
   /**
    * The interface's entry in a target profile (interfaces.<name>), declared with TypeBox: JSON Schema and its type.

@@ -361,13 +361,15 @@ async function browserCheck(html: string): Promise<string | undefined> {
   return code === 0 ? undefined : `exit ${code}\n${output.split('\n').slice(-30).join('\n')}`;
 }
 
-// Each secret and all but its last character (a prefix the checks derive), in any letter case.
-const needles = Object.values(SECRETS).flatMap((k) => [k, k.slice(0, -1)]);
+// Each secret and all but its last character (a prefix the checks derive), in any letter case; and the secrets the
+// references plant in their own state (a provider's password), which the harness must redact as the target's.
+const planted = REGISTRY.flatMap((d) => d.reference.planted ?? []);
+const needles = [...Object.values(SECRETS).flatMap((k) => [k, k.slice(0, -1)]), ...planted];
 const leaks = findSecret(SELFTEST_DIR, needles).concat(results.filter((r) => needles.some((n) => r.output.toLowerCase().includes(n.toLowerCase()))).map((r) => `output of ${r.run.name}`));
 console.log(
   leaks.length
     ? `FAIL a credential appears in: ${leaks.slice(0, 10).join(', ')}`
-    : `ok   no report, cassette, trace or log of the runs holds a credential (${credentialVars.join(', ')}), in any letter case or cut short`,
+    : `ok   no report, cassette, trace, journal or log of the runs holds a credential (${credentialVars.join(', ')}), in any letter case or cut short, or a secret the references plant (${planted.length})`,
 );
 
 const extra = [

@@ -3,6 +3,7 @@
 // filled from the profile's settings so that the targets and the input the profile names are the ones it serves.
 import type { StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
 import type { DocName } from './config-store.js';
+import { PLANTED_SECRETS } from './planted.js';
 
 export function initialDocuments(settings: StreamProxySettings, useUserDb: boolean, ipcheck = true): Record<DocName, unknown> {
   const main = {
@@ -31,7 +32,7 @@ export function initialDocuments(settings: StreamProxySettings, useUserDb: boole
             type: 'xtream',
             url: 'http://provider.invalid',
             username: 'provider-user',
-            password: 'provider-password',
+            password: PLANTED_SECRETS.providerPassword,
             enabled: true,
           },
         ],

@@ -1,4 +1,5 @@
 import { expectedMs } from '../../harness/budget.ts';
+import { PLANTED_SECRETS } from '../../mocks/stream-proxy/planted.ts';
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
 import { faults } from '../../mocks/stream-proxy/faults.ts';
@@ -12,7 +13,7 @@ import { streamProxyEntry, type StreamProxySettings } from './settings.ts';
 export const streamProxy: InterfaceDescriptor<'stream-proxy', ReturnType<typeof streamProxyEntry>> = defineInterface({
   name: 'stream-proxy',
   title: 'Interface B of 000_474e08d6792acf13.txt, the stream-proxy management interface (/api/v1/)',
-  reference: { start: async (options) => (await import('../../mocks/stream-proxy/server.ts')).start(options), faults, readings },
+  reference: { start: async (options) => (await import('../../mocks/stream-proxy/server.ts')).start(options), faults, readings, planted: Object.values(PLANTED_SECRETS) },
   profileSchema: streamProxyEntry,
   authenticate,
   // "Mounted at {base_url}/api/v1/, or at {base_url}/<path_prefix>/api/v1/ when a path prefix is configured."

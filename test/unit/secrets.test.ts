@@ -110,3 +110,12 @@ test('a short registered prefix does not corrupt tokens already inserted', () =>
   assert.equal(out, `X-Auth-Key: ${token('authKey')} / ${token('authKey', 'prefix:3')}`);
   assert.equal(s.expand(out), line);
 });
+
+test("the target's own secrets a body carries (x-secret-members) are redacted wherever they show, and short values are left", () => {
+  const s = new Secrets();
+  s.learnTargetSecrets(JSON.stringify({ sources: [{ inputs: [{ url: 'http://p', username: 'u', password: 'planted-provider-pass' }] }], other: { password: 'abc' } }), ['password']);
+  assert.equal(s.redact('GET /panel?password=planted-provider-pass'), 'GET /panel?password={{secret:target_password}}');
+  assert.equal(s.redact('abc'), 'abc');
+  // A body that names no such member is not even parsed.
+  s.learnTargetSecrets('not json "pass"', ['password']);
+});

@@ -439,3 +439,11 @@ describe('stream-proxy reference, seeded faults', () => {
     assert.equal((await lib.admin('POST', '/api/v1/library/scan', { body: { force_rescan: false } })).status, 202);
   });
 });
+
+test("restore puts the target's redacted secrets back from the document the harness wrote, and says when it cannot", async () => {
+  const { withTargetSecrets } = await import('../../suites/stream-proxy/restore.ts');
+  const original = { sources: [{ password: '{{secret:target_password}}', note: 'x' }], conformance_note: 'before' };
+  const current = { sources: [{ password: 'planted-provider-pass', note: 'x' }], conformance_note: 'harness' };
+  assert.deepEqual(withTargetSecrets(original, current, 'sources'), { sources: [{ password: 'planted-provider-pass', note: 'x' }], conformance_note: 'before' });
+  assert.throws(() => withTargetSecrets(original, { sources: [] }, 'sources'), /\/sources\/0\/password of the sources document redacted/);
+});

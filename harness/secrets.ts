@@ -144,9 +144,13 @@ export class Secrets {
     return rest.replace(new RegExp(TOKEN.source, 'g'), '').trim() === '' ? redacted : `${scheme}{{redacted}}`;
   }
 
-  /** The inverse of `redact` for replays: tokens become the current credentials' values. */
+  /**
+   * The inverse of `redact` for replays: tokens become the current credentials' values. A secret of the target's
+   * (`target_<member>`) is no credential of ours: it stays a token, for restore to find in the target's own state.
+   */
   expand(text: string): string {
-    return text.replace(TOKEN, (_m, name: string, how?: string) => {
+    return text.replace(TOKEN, (m, name: string, how?: string) => {
+      if (name.startsWith('target_') && !this.values.has(name)) return m;
       const base = this.get(name);
       if (!how || how === 'anycase') return base;
       return derive(base, how as Derivation);

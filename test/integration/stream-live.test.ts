@@ -4,13 +4,14 @@
  * left; and when a run is killed half way, `npm run restore` puts back what it left behind.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
 import { ROOT, scriptArgs } from '../../harness/paths.ts';
 import { start } from '../../mocks/stream-proxy/server.ts';
+import { PLANTED_SECRETS } from '../../mocks/stream-proxy/planted.ts';
 import { streamProxyEntry, type StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
 import { conformance, freshDir, readSummary, script, sleep, withStatus } from './helpers.ts';
 
@@ -95,6 +96,10 @@ describe('stream-proxy against a writable deployment: everything the run changed
     process.kill(-child.pid!, 'SIGKILL');
     await sleep(300);
     assert.notDeepEqual(await state(reference.url), was, 'the killed run had changed the deployment');
+    // The journal holds the documents as they were, with the deployment's own secret (the provider password) redacted.
+    const journal = readdirSync(journalDir).map((f) => readFileSync(path.join(journalDir, f), 'utf8')).join('\n');
+    assert.match(journal, /\{\{secret:target_password\}\}/);
+    assert.ok(!journal.includes(PLANTED_SECRETS.providerPassword), 'the provider password is not in the journal');
     const restore = await script('restore', ['--target', file], { ...env, HARNESS_JOURNAL_DIR: journalDir }, 60_000);
     assert.equal(restore.code, 0, restore.out);
     assert.deepEqual(await state(reference.url), was, restore.out);

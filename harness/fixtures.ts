@@ -310,7 +310,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       requestsPerSecond: profile.requestsPerSecond ?? 0,
       rateShare: 1 / Math.max(1, testInfo.config.workers),
       onExchange: (ex) => recorder.exchanges.push(ex),
-      onWrite: (op, ex) => writes.sent(op.key, op.write ?? 'a write', ex.label),
+      onWrite: (op, ex, kind) => writes.sent(op.key, op.write ?? 'a write', ex.label, kind),
       health: { request: probe.request, ok: (reply) => probe.judge(reply) === undefined },
       authenticate: descriptor.authenticate,
       settings: entry?.settings,

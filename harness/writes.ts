@@ -1,6 +1,11 @@
+import type { AnswerKind } from './answers.ts';
 import { recordDone, recordIntent, recordUpdate } from './journal.ts';
 
-/** A request of the run that changed a target's state (a 2xx to an operation the spec marks x-write). */
+/**
+ * A request of the run to an operation the spec marks x-write: accepted (a 2xx: it changed the target's state), or
+ * sent to be refused and answered otherwise (`outcome`), which a deployment that wrongly accepted it would have taken
+ * as a write too.
+ */
 export interface WriteRecord {
   interfaceName: string;
   operation: string;
@@ -12,6 +17,8 @@ export interface WriteRecord {
    * a target that accepted one of them. Always shown, flagged, in the report.
    */
   acceptedWhileForbidden?: boolean;
+  /** Not accepted: refused (a 4xx), or anything else (a 5xx, a 429, a redirect). Absent: accepted. */
+  outcome?: 'refused' | 'other';
   undo?: string;
   undone?: boolean;
   undoError?: string;
@@ -60,16 +67,23 @@ export class WriteJournal {
     };
   }
 
-  /** The client saw a write succeed. */
-  sent(operation: string, what: string, request?: string): WriteRecord {
-    const record: WriteRecord = { interfaceName: this.interfaceName, operation, what, request, ...(this.allowed ? {} : { acceptedWhileForbidden: true }) };
+  /** The client saw the answer to a request of a write operation. */
+  sent(operation: string, what: string, request?: string, kind: AnswerKind = 'accepted'): WriteRecord {
+    const accepted = kind === 'accepted';
+    const record: WriteRecord = {
+      interfaceName: this.interfaceName,
+      operation,
+      what,
+      request,
+      ...(accepted ? (this.allowed ? {} : { acceptedWhileForbidden: true }) : { outcome: kind === 'refused' ? 'refused' : 'other' }),
+    };
     this.records.push(record);
     return record;
   }
 
   /** How to put back what the last write of `operation` changed; runs when the test ends. */
   undo(operation: string, describe: string, run: () => Promise<void>): void {
-    const record = [...this.records].reverse().find((r) => r.operation === operation);
+    const record = [...this.records].reverse().find((r) => r.operation === operation && !r.outcome);
     if (record) record.undo = describe;
     this.undos.push({ record, describe, run });
   }
@@ -79,7 +93,7 @@ export class WriteJournal {
     // after the intent): the latest write of that operation not yet claimed by another undo.
     for (const u of this.undos) {
       if (u.record || !u.operation) continue;
-      u.record = [...this.records].reverse().find((r) => r.operation === u.operation && r.undo === undefined);
+      u.record = [...this.records].reverse().find((r) => r.operation === u.operation && !r.outcome && r.undo === undefined);
       if (u.record) u.record.undo = u.describe;
     }
     for (const { record, run } of this.undos.reverse()) {

@@ -263,10 +263,15 @@ function list(): void {
     }
     for (const n of spec.notShown) console.log(`  ${n.id.padEnd(30)} ${'open'.padEnd(8)} ${n.text}  (${openPointTreatment(n, isStated(profile, name, n.setting ?? ''))})`);
     const writes = spec.operations.filter((op) => op.write);
-    console.log(`  writes this run would send:`);
+    console.log(`  requests this run may send that could change state (the report lists each one sent, accepted or refused):`);
     if (writes.length === 0) console.log('    none');
     for (const op of writes) {
-      console.log(`    ${op.key}: ${op.write}: ${!profile.writes ? 'none (the profile does not allow writes)' : reasons.operations[op.key] ? `none (${reasons.operations[op.key]})` : 'yes, a few per run'}`);
+      const sends = reasons.operations[op.key]
+        ? `not as a write: ${reasons.operations[op.key]}`
+        : !profile.writes
+          ? 'only requests the document says must be refused (no credential, a bad body); one accepted is flagged'
+          : 'writes, a few per run, each undone where the interface allows, and requests that must be refused';
+      console.log(`    ${op.key}: ${op.write}: ${sends}`);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { answerKind, type AnswerKind } from '../answers.ts';
 import { Deadline } from './deadline.ts';
 import type { Agent, Dispatcher } from 'undici';
 import type { Secrets } from '../secrets.ts';
@@ -151,8 +152,8 @@ export interface ClientOptions {
   /** Share of the profile's rate this process may use (the rate is split between parallel workers). */
   rateShare?: number;
   onExchange?: (ex: Exchange) => void;
-  /** Called for every 2xx answer to an operation the spec marks as a write (x-write), whatever check sent it. */
-  onWrite?: (op: Operation, ex: Exchange) => void;
+  /** Called for every answer to an operation the spec marks as a write (x-write), whatever check sent it, with its kind. */
+  onWrite?: (op: Operation, ex: Exchange, kind: AnswerKind) => void;
   /** How to tell an outage from one request's trouble. */
   health?: HealthCheck;
   authenticate?: Authenticate;
@@ -379,7 +380,9 @@ export class Client {
         if (p.documented) exchange.checked = p.applied;
       }
       this.options.onExchange?.(exchange);
-      if (op?.write && res.statusCode >= 200 && res.statusCode < 300) this.options.onWrite?.(op, exchange);
+      // Every request to an operation that changes state is listed, also those sent to be refused: on a deployment that
+      // wrongly accepts them, they were writes.
+      if (op?.write) this.options.onWrite?.(op, exchange, answerKind({ status: res.statusCode, headers: flatHeaders }));
       return {
         status: res.statusCode,
         headers: flatHeaders,

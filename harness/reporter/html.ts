@@ -155,7 +155,10 @@ function renderExchange(x: Exchange): string {
   return `<div class="exchange"><div><h4>Request${x.label ? `: ${esc(x.label)}` : ''}${x.operation ? ` <small>(${esc(x.operation)})</small>` : ''}</h4><pre>${esc(req)}</pre></div><div><h4>Response (${x.durationMs} ms)</h4><pre>${esc(res)}</pre>${problems.length ? `<ul class="problems">${problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>` : ''}</div></div>`;
 }
 
-/** Writes grouped by operation; a write the target accepted although the profile forbids writes is flagged. */
+/**
+ * Every request that could change state, grouped by operation, with how many the target accepted and refused (those
+ * sent to be refused are listed too); a write accepted although the profile forbids writes is flagged.
+ */
 function renderWrites(s: RunSummary): string {
   const groups = new Map<string, { records: WriteRecord[]; forbidden: number }>();
   for (const w of s.writes) {
@@ -165,14 +168,18 @@ function renderWrites(s: RunSummary): string {
     if (w.acceptedWhileForbidden) g.forbidden++;
     groups.set(key, g);
   }
-  if (groups.size === 0) return `<section id="writes"><h2>Writes</h2><p>None: no request of this run changed the target's state.</p></section>`;
+  if (groups.size === 0) return `<section id="writes"><h2>Writes</h2><p>None: no request of this run could have changed the target's state.</p></section>`;
   const rows = [...groups.entries()].map(([op, g]) => {
     const undone = g.records.filter((r) => r.undone).length;
     const what = [...new Set(g.records.map((r) => r.what))].join('; ');
-    return `<tr class="${g.forbidden ? 'flagged' : ''}" data-write="${esc(op)}"><td><code>${esc(op)}</code></td><td>${g.records.length}</td><td>${esc(what)}</td><td>${undone ? `${undone} undone` : ''}${g.forbidden ? ` <span class="badge flagged">${g.forbidden} accepted although writes are forbidden</span>` : ''}</td></tr>`;
+    const accepted = g.records.filter((r) => !r.outcome).length;
+    const refused = g.records.filter((r) => r.outcome === 'refused').length;
+    const other = g.records.length - accepted - refused;
+    const counts = [`${accepted} accepted`, `${refused} refused`, ...(other ? [`${other} otherwise answered`] : [])].join(', ');
+    return `<tr class="${g.forbidden ? 'flagged' : ''}" data-write="${esc(op)}"><td><code>${esc(op)}</code></td><td>${g.records.length} (${counts})</td><td>${esc(what)}</td><td>${undone ? `${undone} undone` : ''}${g.forbidden ? ` <span class="badge flagged">${g.forbidden} accepted although writes are forbidden</span>` : ''}</td></tr>`;
   });
   const forbidden = s.writes.filter((w) => w.acceptedWhileForbidden).length;
-  return `<section id="writes"><h2>Writes</h2>${forbidden ? `<p class="verdict failed">The profile forbids writes, and the target accepted ${forbidden} request${forbidden > 1 ? 's' : ''} that the document says it must refuse: each changed its state.</p>` : ''}<table><thead><tr><th>Operation</th><th>Count</th><th>What it changes</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
+  return `<section id="writes"><h2>Writes</h2>${forbidden ? `<p class="verdict failed">The profile forbids writes, and the target accepted ${forbidden} request${forbidden > 1 ? 's' : ''} that the document says it must refuse: each changed its state.</p>` : ''}<p>Every request sent to an operation that changes state, those sent to be refused included.</p><table><thead><tr><th>Operation</th><th>Sent</th><th>What it changes</th><th></th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
 }
 
 const CSS = `

@@ -7,6 +7,7 @@
  */
 import { Inconclusive } from '../../harness/verdicts.ts';
 import { isRefused } from '../../harness/answers.ts';
+import { notTheApi } from '../../harness/probe.ts';
 import type { AuthenticationContext, Reply, RequestSpec } from '../../harness/http/client.ts';
 import { targetUrl } from '../../harness/http/client.ts';
 import type { Secrets } from '../../harness/secrets.ts';
@@ -211,6 +212,9 @@ export async function sessionFor(secrets: Secrets, key: string, ctx: Authenticat
   }
   const { session, attempts } = await tryLogin((r) => ctx.send(r), secrets, key, { baseUrl: ctx.baseUrl, settings: ctx.settings as ExchangeSessionSettings });
   if (!session) {
+    // A login page or a redirect in front of the API is named as such, not as a refused key.
+    const notApi = attempts.map((a) => notTheApi(a.reply, `the login with ${key}`)).find((m) => m && !/ 404: /.test(m));
+    if (notApi) throw new Inconclusive(notApi);
     const answers = [...new Set(attempts.map((a) => a.reply.status))].join(', ');
     throw new Inconclusive(`could not log in with ${key} (${keyType(secrets, key).toUpperCase()}): answered ${answers}${attempts.length > 1 ? ` in the ${attempts.length} login forms tried` : ''}; the checks that need a session cannot judge (the login checks say whether the target is at fault)`);
   }

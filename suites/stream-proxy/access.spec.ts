@@ -1,4 +1,5 @@
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
+import { contentHash, type BouquetUndo } from './restore.ts';
 import { getAt, setAt } from '../../harness/json-pointer.ts';
 import { scratchMember, test, reqTags, NotTested, RequirementViolation, type Proxy, type RecordReading } from './proxy.ts';
 import { answerKind, describeAnswer, isAccepted, mustBeRefused } from '../../harness/answers.ts';
@@ -143,7 +144,13 @@ test.describe('who may call what', () => {
       const mine = setAt(isObject(before.json) ? before.json : {}, pointer, value);
       // A bouquet that was none (null) cannot be unsaved: the empty one is the nearest.
       const original = isObject(before.json) ? before.json : {};
-      writes.undo('POST /api/v1/user/playlist/bouquet', 'save the bouquet back as it was', async () => void (await proxy.user({ method: 'POST', path: '/api/v1/user/playlist/bouquet', json: original, label: 'save the bouquet back' })));
+      // Journalled before the save (on disk against a live target), so that npm run restore puts it back after a kill.
+      const undo: BouquetUndo = { kind: 'bouquet', original, sent: [contentHash(mine)] };
+      // When the test ends it is saved back as before; only npm run restore, later, first checks it is still ours.
+      const readBack = writes.intend('POST /api/v1/user/playlist/bouquet', 'save the bouquet back as it was', undo, async () => {
+        const r = await proxy.user({ method: 'POST', path: '/api/v1/user/playlist/bouquet', json: original, label: 'save the bouquet back' });
+        return isAccepted(r) ? 'undone' : 'nothing';
+      });
       const saved = await proxy.user({ method: 'POST', path: '/api/v1/user/playlist/bouquet', json: mine, label: 'save a bouquet' });
       const unknownMember = `a deployment that knows its bouquet's members may drop or refuse one it does not know (B-NS-DTO-FIELDS): state a member it knows in settings.documents.bouquet.scratch`;
       if (saved.status !== 200) {
@@ -152,6 +159,8 @@ test.describe('who may call what', () => {
         throw new RequirementViolation('B-USER-BOUQUET', `saving a bouquet was answered ${saved.status}`, '200', [saved.exchange]);
       }
       const after = await proxy.user({ method: 'GET', path: '/api/v1/user/playlist/bouquet', label: 'the bouquet after saving' });
+      // As the deployment keeps it (it may add or drop members): what restore will recognise as the harness's.
+      if (after.status === 200) readBack({ sent: [contentHash(after.json)] });
       const back = getAt(after.json, pointer);
       if (after.status === 200 && JSON.stringify(back) === JSON.stringify(value)) {
         if (!stated) reading('B-NS-DTO-FIELDS', 'kept-as-sent');

@@ -19,12 +19,13 @@ export const streamProxy: InterfaceDescriptor<'stream-proxy', ReturnType<typeof 
   // "Mounted at {base_url}/api/v1/, or at {base_url}/<path_prefix>/api/v1/ when a path prefix is configured."
   mount: (settings: StreamProxySettings) => settings.pathPrefix,
   restore: restoreWrite,
-  // The server state, with the admin token: proves the base URL, the prefix and the token at once.
+  // The merged configuration, with the admin token: proves the base URL, the prefix and the token at once, and its
+  // revision headers are what only the API gives (a catch-all answering 200 {} to everything has none).
   probe: ({ settings, credentialEnv }) => {
     const s = settings as StreamProxySettings;
-    const what = `GET /api/v1/status${s.webAuthEnabled ? ' with the admin token' : ''}`;
+    const what = `GET /api/v1/config${s.webAuthEnabled ? ' with the admin token' : ''}`;
     return {
-      request: { method: 'GET', path: '/api/v1/status', authenticate: true, label: 'probe' },
+      request: { method: 'GET', path: '/api/v1/config', authenticate: true, label: 'probe' },
       judge: (reply) => {
         if (reply.status === 401 || reply.status === 403) {
           return `${what} was answered ${reply.status}: the target refused the admin token (${s.adminLogin ? 'settings.adminLogin' : `environment variable ${credentialEnv.adminToken ?? '?'}`})`;

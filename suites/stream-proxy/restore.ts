@@ -38,7 +38,14 @@ export interface UserUndo {
   targets: string[];
 }
 
-export type StreamUndo = ConfigUndo | UserUndo;
+/** The user's bouquet as it was, and the hashes of the bouquets the harness saved over it. */
+export interface BouquetUndo {
+  kind: 'bouquet';
+  original: unknown;
+  sent: string[];
+}
+
+export type StreamUndo = ConfigUndo | UserUndo | BouquetUndo;
 
 type Send = (r: RequestSpec) => Promise<Reply>;
 
@@ -79,6 +86,20 @@ export function withTargetSecrets(original: unknown, current: unknown, doc: stri
   return original;
 }
 
+/**
+ * Saves the user's bouquet back, only over a bouquet the harness saved (its content hash): anybody else's change since
+ * is left as it is and reported. `send` carries the user token.
+ */
+export async function restoreBouquet(undo: BouquetUndo, send: Send): Promise<'restored' | 'nothing' | { conflict: string }> {
+  const now = await send({ method: 'GET', path: '/api/v1/user/playlist/bouquet', label: 'restore: the bouquet now' });
+  if (now.status !== 200) throw new Error(`the bouquet could not be read (${now.status})`);
+  if (contentHash(now.json) === contentHash(undo.original)) return 'nothing';
+  if (!undo.sent.includes(contentHash(now.json))) return { conflict: 'the bouquet is not the one the harness saved: somebody changed it since; it is left as it is' };
+  const r = await send({ method: 'POST', path: '/api/v1/user/playlist/bouquet', json: undo.original, label: 'restore: save the bouquet back as it was' });
+  if (r.status !== 200) throw new Error(`saving the bouquet back was answered ${r.status} ${r.text.slice(0, 200)}`);
+  return 'restored';
+}
+
 export async function restoreUser(undo: UserUndo, send: Send): Promise<'restored' | 'nothing'> {
   let deleted = false;
   for (const t of undo.targets) {
@@ -91,7 +112,9 @@ export async function restoreUser(undo: UserUndo, send: Send): Promise<'restored
 /** The descriptor's restore, for `npm run restore`. */
 export async function restoreWrite(undo: StreamUndo, ctx: RestoreContext): Promise<'restored' | 'nothing' | { conflict: string }> {
   const send: Send = (r) => ctx.client.send(r);
-  return undo.kind === 'config' ? restoreConfig(undo, send, ctx.settings as StreamProxySettings) : restoreUser(undo, send);
+  if (undo.kind === 'config') return restoreConfig(undo, send, ctx.settings as StreamProxySettings);
+  if (undo.kind === 'bouquet') return restoreBouquet(undo, (r) => send({ ...r, authenticate: true, credential: 'user' }));
+  return restoreUser(undo, send);
 }
 
 /** Whether a document holds the content it had (its scratch member, the only one the harness sets). */

@@ -66,6 +66,19 @@ describe('the command line ends with exit 2 and one clear line when it cannot ru
     }
   });
 
+  test('a catch-all that answers 200 {} to everything is not the API', async () => {
+    const catchAll = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    const port = await listen(catchAll);
+    try {
+      const r = await conformance(['--target', liveProfile('catch-all', 'game-bridge', `http://127.0.0.1:${port}`)], { TEST_BRIDGE_KEY: 'k' });
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.out, /cannot run: target game-bridge .*without what the spec documents for it .*not the API/);
+    } finally {
+      catchAll.closeAllConnections();
+      catchAll.close();
+    }
+  });
+
   test('a live target whose credential variable is not set', async () => {
     const r = await conformance(['--target', liveProfile('nocred', 'game-bridge', 'http://127.0.0.1:1')], { TEST_BRIDGE_KEY: '' });
     assert.equal(r.code, 2);

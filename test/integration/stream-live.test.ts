@@ -13,7 +13,7 @@ import { ROOT, scriptArgs } from '../../harness/paths.ts';
 import { start } from '../../mocks/stream-proxy/server.ts';
 import { PLANTED_SECRETS } from '../../mocks/stream-proxy/planted.ts';
 import { streamProxyEntry, type StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
-import { conformance, freshDir, readSummary, script, sleep, withStatus } from './helpers.ts';
+import { conformance, freshDir, readSummary, script, sleep, startProxy, withStatus } from './helpers.ts';
 
 const ADMIN = 'stream-live-admin-token-0123456789';
 const USER = 'stream-live-user-token-0123456789';
@@ -103,5 +103,40 @@ describe('stream-proxy against a writable deployment: everything the run changed
     const restore = await script('restore', ['--target', file], { ...env, HARNESS_JOURNAL_DIR: journalDir }, 60_000);
     assert.equal(restore.code, 0, restore.out);
     assert.deepEqual(await state(reference.url), was, restore.out);
+  });
+
+  test('a run killed right after the bouquet save is put back by npm run restore (a proxy holds the read-back)', { timeout: 120_000 }, async () => {
+    const bouquet = async () => (await fetch(`${reference.url}/api/v1/user/playlist/bouquet`, { headers: { authorization: `Bearer ${USER}` } })).json();
+    const was = await bouquet();
+    let saved = false;
+    // Everything after the harness's save hangs: the run is killed with the bouquet changed and not yet saved back.
+    const proxy = await startProxy(reference.url, async (req, forward) => {
+      if (saved) return 'hang';
+      const answer = await forward();
+      if (req.method === 'POST' && req.path.endsWith('/user/playlist/bouquet')) saved = true;
+      return answer;
+    });
+    const dir = freshDir('journal-bouquet');
+    const file = profile('stream-bouquet-killed', proxy.url);
+    const child = spawn(process.execPath, [...scriptArgs('conformance'), '--target', file, '--interfaces', 'stream-proxy', '--grep', 'saves a bouquet', '--workers', '1'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, HARNESS_JOURNAL_DIR: dir, HARNESS_REPORT_DIR: freshDir('reports'), HARNESS_QUIET: '1' },
+      detached: true,
+      stdio: 'ignore',
+    });
+    try {
+      for (let i = 0; i < 400 && !saved; i++) await sleep(50);
+      assert.ok(saved, 'the run saved a bouquet');
+      await sleep(200);
+      process.kill(-child.pid!, 'SIGKILL');
+      await sleep(300);
+      assert.notDeepEqual(await bouquet(), was, 'the killed run had changed the bouquet');
+      saved = false;
+      const restore = await script('restore', ['--target', file], { ...env, HARNESS_JOURNAL_DIR: dir }, 60_000);
+      assert.equal(restore.code, 0, restore.out);
+      assert.deepEqual(await bouquet(), was, restore.out);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -127,23 +127,26 @@ describe('usage-events: a profile without writes, against a recording server, in
     assert.deepEqual(items.map((e) => e.external_customer_id).sort(), PRESET.map((e) => e.external_customer_id).sort());
   });
 
-  test('the summary lists no write, rules out what needs events of its own, and judges auth and the reads', () => {
+  test('the summary lists every ingest sent, each refused, and no other write; it rules out what needs events of its own, and judges auth and the reads', () => {
     const s = readSummary(run.reports);
     assert.equal(s.profile.writes, false);
-    assert.deepEqual(s.writes, []);
+    // Exactly what the recording proxy saw: every request that could change state, each marked refused.
+    const ingests = recorded.filter((r) => r.method === 'POST' && r.path.split('?')[0] === INGEST);
+    assert.equal(s.writes.length, ingests.length, JSON.stringify(s.writes));
+    assert.ok(s.writes.every((w) => w.operation === 'POST /v1/events/ingest' && w.outcome === 'refused' && !w.acceptedWhileForbidden), JSON.stringify(s.writes));
     for (const id of ['D-INGEST-ACCEPTED', 'D-IDEMPOTENCY', 'D-FILTER-TIME', 'D-STATS-COUNT']) assert.equal(requirement(s, id).status, 'not-applicable', id);
     for (const id of ['D-AUTH', 'D-GET-EVENT']) assert.equal(requirement(s, id).status, 'passed', id);
     assert.deepEqual(withStatus(s, 'failed'), []);
   });
 
-  test('--list says no ingest will be sent', { timeout: 30_000 }, async () => {
+  test('--list says no event will be ingested, and which ingests are sent to be refused', { timeout: 30_000 }, async () => {
     const before = recorded.length;
     const listed = await conformance(['--list', '--target', profile('usage-read-only-list', recorder.url), '--interfaces', 'usage-events'], {}, 25_000);
     assert.equal(listed.code, 0, listed.out);
     assert.match(listed.out, /writes not allowed/);
     const line = listed.out.split('\n').find((l) => l.trim().startsWith(`POST ${INGEST}:`));
     assert.ok(line, listed.out);
-    assert.match(line, /: none \(the profile does not allow writes\)$/);
+    assert.match(line, /: not as a write: the profile does not allow writes: .*only requests that must be refused are sent/);
     assert.equal(recorded.length, before, '--list sent nothing');
   });
 });

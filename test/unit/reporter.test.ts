@@ -91,9 +91,10 @@ test('writes are grouped by operation, and one accepted although writes are forb
   const writes = [
     { interfaceName: 'game-bridge', operation: 'POST /v2/log', what: 'one console line' },
     { interfaceName: 'game-bridge', operation: 'POST /v2/log', what: 'one console line', acceptedWhileForbidden: true as const },
+    { interfaceName: 'game-bridge', operation: 'POST /v2/log', what: 'one console line', outcome: 'refused' as const },
   ];
   const html = renderHtml(summaryOf(mixed, false, { writes }));
-  assert.match(html, /data-write="game-bridge POST \/v2\/log"><td><code>game-bridge POST \/v2\/log<\/code><\/td><td>2<\/td>/);
+  assert.match(html, /data-write="game-bridge POST \/v2\/log"><td><code>game-bridge POST \/v2\/log<\/code><\/td><td>3 \(2 accepted, 1 refused\)<\/td>/);
   assert.match(html, /1 accepted although writes are forbidden/);
 });
 

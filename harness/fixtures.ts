@@ -1,7 +1,8 @@
 import { test as base, expect, type TestInfo } from '@playwright/test';
 import type fc from 'fast-check';
 import { COUNTED_FAILURES } from './counted.ts';
-import { Client, HarnessError, TargetError } from './http/client.ts';
+import { HarnessError, TargetError, type Client } from './http/client.ts';
+import { clientFor } from './http/client-for.ts';
 import { redactExchange, type Exchange } from './http/exchange.ts';
 import { PROBE_BLOCK, freshAddress, freshName, lease, reserve, shardShare, type Lease } from './identity.ts';
 import { ENV, replayFor, replayToken } from './options.ts';
@@ -300,20 +301,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const credentialEnv = credentialVariables(interfaceName, entry?.credentials);
     const descriptor = descriptorOf(interfaceName);
     const probe = descriptor.probe({ profile, settings: entry?.settings, secrets, credentialEnv, credentials: entry?.credentials, address: () => freshAddress(PROBE_BLOCK) });
-    const client = new Client({
+    const client = clientFor({
+      profile,
       interfaceName,
       baseUrl: target.baseUrl,
       spec,
       secrets,
-      timeoutMs: profile.requestTimeoutMs ?? 5000,
+      purpose: 'checks',
       live: !target.reference,
-      requestsPerSecond: profile.requestsPerSecond ?? 0,
-      rateShare: 1 / Math.max(1, testInfo.config.workers),
+      workers: testInfo.config.workers,
       onExchange: (ex) => recorder.exchanges.push(ex),
       onWrite: (op, ex, kind) => writes.sent(op.key, op.write ?? 'a write', ex.label, kind),
       health: { request: probe.request, ok: (reply) => probe.judge(reply) === undefined },
-      authenticate: descriptor.authenticate,
-      settings: entry?.settings,
     });
     await use(client);
     recordGenericResponseChecks(spec, recorder, testInfo.tags);

@@ -8,7 +8,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AFTER_RUN_HELP, AFTER_RUN_OPTIONS, finalLine, finishRun, prepareAfterRun } from '../harness/after-run.ts';
-import { Client, closeAgents } from '../harness/http/client.ts';
+import { closeAgents } from '../harness/http/client.ts';
+import { clientFor } from '../harness/http/client-for.ts';
 import { ENV, depthFactor, parseShard } from '../harness/options.ts';
 import { applyReadings, parseReadings } from '../harness/readings.ts';
 import { runPlaywright } from '../harness/playwright-run.ts';
@@ -19,7 +20,6 @@ import { descriptorOf, type InterfaceName } from '../harness/registry.ts';
 import { freshRunDir, linkLatest } from '../harness/reporter/run-dir.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
-import { specForTarget } from '../harness/spec/for-target.ts';
 import { credentialVariables, interfacesInScope, missingCredentials, mountedUrl, secretsFor } from '../harness/targets.ts';
 import { PROBE_BLOCK, freshAddress } from '../harness/identity.ts';
 
@@ -228,7 +228,7 @@ async function probeLiveTargets(): Promise<void> {
     const secrets = secretsFor(profile, name);
     const descriptor = descriptorOf(name);
     const probe = descriptor.probe({ profile, settings: entry.settings, secrets, credentialEnv: credentialVariables(name, entry.credentials), credentials: entry.credentials, address: () => freshAddress(PROBE_BLOCK) });
-    const client = new Client({ interfaceName: name, baseUrl: mountedUrl(name, entry.baseUrl, entry.settings), spec: specForTarget(name, entry.settings), secrets, timeoutMs: profile.probeTimeoutMs, live: false, requestsPerSecond: 0, authenticate: descriptor.authenticate, settings: entry.settings });
+    const client = clientFor({ profile, interfaceName: name, baseUrl: mountedUrl(name, entry.baseUrl, entry.settings), secrets, purpose: 'probe', live: true });
     let problem: string | undefined;
     for (const p of [probe, ...(probe.credentials ?? [])]) {
       try {

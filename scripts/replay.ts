@@ -11,11 +11,11 @@ import { parseArgs } from 'node:util';
 import { ROOT, scriptArgs } from '../harness/paths.ts';
 import { loadProfile } from '../harness/profile/load.ts';
 import type { Profile } from '../harness/profile/types.ts';
-import { Client, closeAgents } from '../harness/http/client.ts';
+import { closeAgents } from '../harness/http/client.ts';
+import { clientFor } from '../harness/http/client-for.ts';
 import { resend } from '../harness/http/resend.ts';
 import { ENV } from '../harness/options.ts';
-import { descriptorOf, isInterfaceName, type InterfaceName } from '../harness/registry.ts';
-import { specForTarget } from '../harness/spec/for-target.ts';
+import { isInterfaceName, type InterfaceName } from '../harness/registry.ts';
 import { drawReferenceCredentials, missingCredentials, secretsFor, startReferences } from '../harness/targets.ts';
 import type { Cassette } from '../harness/reporter/cassette.ts';
 import { RUNS_DIR } from '../harness/reporter/run-dir.ts';
@@ -141,7 +141,7 @@ async function resendAll(): Promise<void> {
   drawReferenceCredentials(profile, [name]);
   const { targets, stop } = await startReferences(profile, [name]);
   const secrets = secretsFor(profile, name);
-  const client = new Client({ interfaceName: name, baseUrl: targets[0].baseUrl, spec: specForTarget(name, profile.interfaces[name]?.settings), secrets, timeoutMs: profile.requestTimeoutMs, live: !targets[0].reference, requestsPerSecond: profile.requestsPerSecond, authenticate: descriptorOf(name).authenticate, settings: profile.interfaces[name]?.settings });
+  const client = clientFor({ profile, interfaceName: name, baseUrl: targets[0].baseUrl, secrets, purpose: 'replay', live: !targets[0].reference });
   console.log(`replay: resending ${cassette.exchanges.length} exchanges of ${cassette.requirement} to ${targets[0].baseUrl}`);
   for (const [i, ex] of cassette.exchanges.entries()) {
     const now = await resend(ex, client, secrets);

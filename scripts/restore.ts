@@ -6,11 +6,11 @@
  * Exit 0: nothing left to undo; 1: conflicts or failures remain (listed); 2: cannot run (bad profile, no credentials).
  */
 import { parseArgs } from 'node:util';
-import { Client, closeAgents } from '../harness/http/client.ts';
+import { closeAgents } from '../harness/http/client.ts';
+import { clientFor } from '../harness/http/client-for.ts';
 import { journalFile, pendingIntents, recordDone } from '../harness/journal.ts';
 import { loadProfile } from '../harness/profile/load.ts';
 import { descriptorOf, isInterfaceName } from '../harness/registry.ts';
-import { specForTarget } from '../harness/spec/for-target.ts';
 import { missingCredentials, mountedUrl, secretsFor } from '../harness/targets.ts';
 
 const HELP = `npm run restore -- --target FILE [--dry-run]
@@ -75,7 +75,7 @@ for (const intent of pending) {
     continue;
   }
   const secrets = secretsFor(profile, name);
-  const client = new Client({ interfaceName: name, baseUrl, spec: specForTarget(name, entry.settings), secrets, timeoutMs: profile.requestTimeoutMs, live: true, requestsPerSecond: profile.requestsPerSecond, authenticate: descriptor.authenticate, settings: entry.settings });
+  const client = clientFor({ profile, interfaceName: name, baseUrl, secrets, purpose: 'restore', live: true });
   try {
     const undo = JSON.parse(secrets.expand(JSON.stringify(intent.undo))) as unknown;
     const outcome = await descriptor.restore(undo, { client, settings: entry.settings, secrets });

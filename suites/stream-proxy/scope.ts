@@ -1,3 +1,4 @@
+import { loadSpec } from '../../harness/spec/load.ts';
 import type { StreamProxySettings } from './settings.ts';
 
 /** What a profile lets the stream-proxy suite judge, and why the rest is not applicable. */
@@ -8,18 +9,8 @@ export interface StreamScope {
 
 const SAVES = ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED', 'B-CONFIG-CONCURRENT', 'B-CONFIG-DOCS-INDEPENDENT'];
 const USERS = ['B-USER-CREATE', 'B-USER-DUP-USERNAME', 'B-USER-DUP-TOKEN', 'B-USER-UPDATE', 'B-USER-MOVE', 'B-USER-DELETE'];
-const WRITE_OPERATIONS = [
-  'POST /api/v1/config/main',
-  'POST /api/v1/config/sources',
-  'PUT /api/v1/config/apiproxy',
-  'POST /api/v1/user/{target}',
-  'PUT /api/v1/user/{target}',
-  'DELETE /api/v1/user/{target}/{username}',
-  'POST /api/v1/playlist/update',
-  'POST /api/v1/library/scan',
-  'POST /api/v1/file/download',
-  'POST /api/v1/user/playlist/bouquet',
-];
+/** The operations that change state: those the spec marks x-write (never a list kept by hand beside it). */
+const writeOperations = () => loadSpec('stream-proxy').operations.filter((op) => op.write).map((op) => op.key);
 
 /** Slower than this, the web-player expiry is a slow check, run only where the profile turns slow checks on. */
 export const SLOW_EXPIRY_MS = 10_000;
@@ -30,7 +21,7 @@ export function streamScope(s: StreamProxySettings, o: { writes: boolean; live: 
   const na = (ids: string[], why: string) => ids.forEach((id) => (requirements[id] ??= why));
   if (!o.writes) {
     const why = 'the profile does not allow writes: no configuration is saved, no user changed, no update or scan started';
-    for (const op of WRITE_OPERATIONS) operations[op] = why;
+    for (const op of writeOperations()) operations[op] = why;
     na([...SAVES, ...USERS, 'B-UPDATE-ACCEPTED', 'B-UPDATE-COLLAPSED', 'B-UPDATE-INVALID', 'B-LIBRARY-SCAN', 'B-USER-BOUQUET'], why);
   }
   if (s.webAuthEnabled) na(['B-AUTH-BYPASS'], 'web_auth_enabled is true in the profile: admin protection applies');

@@ -67,6 +67,7 @@ export interface ProfileOptions {
   writes?: boolean;
   requestTimeoutMs?: number;
   probeTimeoutMs?: number;
+  requestsPerSecond?: number;
   /** The bridge's settings as the profile states them (default: those the tests start the reference with). */
   bridge?: Record<string, unknown>;
   chat?: Record<string, unknown>;
@@ -81,7 +82,7 @@ export function liveProfile(name: string, iface: 'game-bridge' | 'chat', baseUrl
       : `  chat:\n    baseUrl: ${baseUrl}\n    settings: ${JSON.stringify(o.chat ?? CHAT_SETTINGS)}\n`;
   writeFileSync(
     file,
-    `name: ${name}\nwrites: ${o.writes ?? false}\nrequestTimeoutMs: ${o.requestTimeoutMs ?? 1500}\nprobeTimeoutMs: ${o.probeTimeoutMs ?? 2000}\ninterfaces:\n${entry}`,
+    `name: ${name}\nwrites: ${o.writes ?? false}\nrequestTimeoutMs: ${o.requestTimeoutMs ?? 1500}\nprobeTimeoutMs: ${o.probeTimeoutMs ?? 2000}\n${o.requestsPerSecond ? `requestsPerSecond: ${o.requestsPerSecond}\n` : ''}interfaces:\n${entry}`,
   );
   return file;
 }

@@ -47,3 +47,11 @@ test('against a live target, a shard leases only its share of a pool (shards on 
   assert.deepEqual(await asShard('2/2', () => shardShare([0])), [], 'a pool of one is the first shard\'s');
   assert.deepEqual(await asShard(undefined, () => shardShare(pool)), pool);
 });
+
+test("the profile's request rate is the whole run's: split between the workers and the shards", async () => {
+  const { rateShareOf } = await import('../../harness/http/client-for.ts');
+  assert.equal(rateShareOf(1, undefined), 1);
+  assert.equal(rateShareOf(2, undefined), 1 / 2);
+  assert.equal(rateShareOf(2, { current: 2, total: 3 }), 1 / 6);
+  assert.equal(rateShareOf(0, { current: 1, total: 3 }), 1 / 3);
+});

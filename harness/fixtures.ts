@@ -1,58 +1,30 @@
-import { test as base, expect, type TestInfo } from '@playwright/test';
-import type fc from 'fast-check';
+import { test as base, expect } from '@playwright/test';
 import { COUNTED_FAILURES } from './counted.ts';
-import { HarnessError, TargetError, type Client } from './http/client.ts';
+import type { Client } from './http/client.ts';
 import { clientFor } from './http/client-for.ts';
-import { redactExchange, type Exchange } from './http/exchange.ts';
 import { PROBE_BLOCK, freshAddress, freshName, lease, reserve, shardShare, type Lease } from './identity.ts';
-import { ENV, replayFor, replayToken } from './options.ts';
+import { ENV } from './options.ts';
 import { loadProfile } from './profile/load.ts';
 import type { Profile } from './profile/types.ts';
-import { runProperty } from './property.ts';
 import { descriptorOf, isInterfaceName, type InterfaceName } from './registry.ts';
 import { interfaceOfTest } from './paths.ts';
-import { replayCommand } from './replay-command.ts';
 import type { Secrets } from './secrets.ts';
 import { specForTarget } from './spec/for-target.ts';
 import type { LoadedSpec } from './spec/types.ts';
 import { credentialVariables, publishedTargets, secretsFor, type Target } from './targets.ts';
 import { precompile } from './validation/responses.ts';
-import { ANNOTATION, Inconclusive, NotTested, RequirementViolation, type Evidence, type PropertyFailureInfo, type SeenReading, type Verdict } from './verdicts.ts';
+import { ANNOTATION, NotTested, RequirementViolation } from './verdicts.ts';
 import { WriteJournal } from './writes.ts';
 import { journalFile } from './journal.ts';
+import { classify, evidenceOf, redactedError } from './classify.ts';
+import { Recorder, publish } from './recorder.ts';
+import { runRecordedProperty, type PropertySpec } from './property-runner.ts';
+import { recordGenericResponseChecks } from './response-checks.ts';
 
 export { expect };
 export { deviation, reqTags, Inconclusive, NotTested, RequirementViolation } from './verdicts.ts';
-
-/** Evidence keeps the exchanges around a failure, not a whole schedule's worth. */
-const EVIDENCE_EXCHANGES = 40;
-
-export interface PropertySpec<T> {
-  /** Unique within the suite; it seeds the property and names it in replay commands. */
-  id: string;
-  /** The requirements this property judges; a failing case names which one it breaks (RequirementViolation). */
-  requirements: string[];
-  arbitrary: fc.Arbitrary<T>;
-  /**
-   * Checks one case; requirements in `skip` have already failed and are not judged again. `saw(id)` says the case
-   * reached the condition of a requirement and the target met it: a requirement nobody saw is not tested, not passed.
-   */
-  check: (value: T, skip: ReadonlySet<string>, saw: Saw) => Promise<void>;
-  /**
-   * The requirements a case was testing, as the model names them: a case whose request got no answer (a reset, a
-   * closed connection) while the target answers everything else is evidence against these, and only these.
-   */
-  testing: (value: T) => string[];
-  /** Number of cases at the default depth. */
-  runs: number;
-}
-
-/**
- * Says a case reached a requirement's condition. With `unsettled`, it reached it but could not decide it (a refusal
- * whose control the target refused too): a requirement only ever unsettled ends inconclusive, with that reason,
- * rather than passed or "not reached".
- */
-export type Saw = (id: string, unsettled?: string) => void;
+export { Recorder } from './recorder.ts';
+export type { PropertySpec, Saw } from './property-runner.ts';
 
 /**
  * Identities for checks that count or keep state, fresh per test and never reused within a run (not even by the
@@ -108,126 +80,6 @@ type TestFixtures = {
   writes: WriteJournal;
   recorder: Recorder;
 };
-
-/** Collects one test's verdicts and evidence, and hands them to the reporter as annotations and attachments. */
-export class Recorder {
-  readonly exchanges: Exchange[] = [];
-  readonly verdicts: Verdict[] = [];
-  readonly evidence: Array<{ name: string; evidence: Evidence }> = [];
-  readonly notes: string[] = [];
-  readonly cases: Array<{ property: string; runs: number }> = [];
-  readonly readings: SeenReading[] = [];
-  plannedWaitMs = 0;
-  /** Why a check of this test could not decide (an outage, say): what the test then did not see is inconclusive, not untested. */
-  trouble?: string;
-
-  constructor(
-    private readonly spec: LoadedSpec,
-    private readonly tags: string[],
-    private readonly secrets: Secrets,
-  ) {}
-
-  claims(id: string): boolean {
-    return this.tags.includes(`@${id}`);
-  }
-
-  assertClaimed(id: string): void {
-    if (!this.spec.requirements.some((r) => r.id === id)) throw new Error(`harness: ${id} is not a requirement of specs/${this.spec.name}.yaml`);
-    if (!this.claims(id)) throw new Error(`harness: the test records a verdict for ${id} but is not tagged @${id}`);
-  }
-
-  /** Records a reading of an open point once per test; an unknown point or reading is the harness's own mistake. */
-  sawReading(point: string, reading: string | undefined, detail?: string): void {
-    const p = this.spec.notShown.find((n) => n.id === point);
-    if (!p) throw new Error(`harness: ${point} is not an open point of specs/${this.spec.name}.yaml`);
-    if (reading !== undefined && !p.readings?.some((r) => r.id === reading)) throw new Error(`harness: ${point} has no reading ${reading} in specs/${this.spec.name}.yaml`);
-    if (reading === undefined && !detail) throw new Error(`harness: a reading of ${point} outside the spec's list says what the target did`);
-    if (this.readings.some((r) => r.point === point && r.reading === reading && r.detail === detail)) return;
-    this.readings.push(reading === undefined ? { point, detail } : detail ? { point, reading, detail } : { point, reading });
-  }
-
-  /** Whether a requirement already has a verdict from this test. */
-  judged(id: string): boolean {
-    return this.verdicts.some((v) => v.id === id);
-  }
-
-  /**
-   * `hidesOthers: false`: an inconclusive that is about this requirement alone (its control was refused), not trouble
-   * that may have hidden the conditions of the test's other requirements.
-   */
-  record(id: string, status: Verdict['status'], message?: string, o: { hidesOthers?: boolean } = {}): void {
-    if (status === 'inconclusive' && o.hidesOthers !== false) this.trouble ??= message;
-    // A condition not seen after the test ran into trouble may have been hidden by it.
-    if (status === 'not-tested' && this.trouble) {
-      status = 'inconclusive';
-      message = `${message ?? 'not seen'}; this test could not decide another check (${this.trouble.split('\n')[0]})`;
-    }
-    this.verdicts.push(message === undefined ? { id, status } : { id, status, message });
-  }
-
-  /**
-   * Fails `ids` with one piece of evidence: the first is the requirement the request was testing, the others are what
-   * the same exchange breaks too. The report shows the evidence once, as the cause, and lists the requirements it touches.
-   */
-  fail(ids: string[], message: string, exchanges: Exchange[], extra: Partial<Evidence> & { knockOnOf?: string[] } = {}): void {
-    const name = `evidence ${ids[0]} #${this.evidence.length + 1}`;
-    const { knockOnOf, ...rest } = extra;
-    // Exchanges are captured raw; evidence is where they are redacted, before anything can write them.
-    const shown = exchanges.slice(-EVIDENCE_EXCHANGES).map((ex) => redactExchange(ex, this.secrets));
-    this.evidence.push({ name, evidence: { requirement: ids[0], message: this.secrets.redact(message), exchanges: shown, touches: ids, ...rest } });
-    for (const id of ids) this.verdicts.push({ id, status: 'failed', message, evidence: name, ...(knockOnOf?.length ? { knockOnOf } : {}) });
-  }
-}
-
-/** An error as Playwright may show it: its message and stack, redacted, and nothing else of the original. */
-function redactedError(e: unknown, secrets: Secrets): Error {
-  const out = new Error(secrets.redact(messageOf(e)));
-  out.stack = secrets.redact(e instanceof Error && e.stack ? e.stack.replace(/\u001b\[[0-9;]*m/g, '') : out.message);
-  return out;
-}
-
-/** A counterexample as text: its own description where it has one (a command sequence), else its JSON. */
-function shown(value: unknown): string {
-  // Objects that describe themselves (command sequences) say what they are; data (arrays, and fast-check's records,
-  // which have no prototype and so no toString to call) is shown as JSON.
-  if (value && typeof value === 'object' && !Array.isArray(value) && typeof value.toString === 'function' && value.toString !== Object.prototype.toString) return String(value);
-  return JSON.stringify(value) ?? String(value);
-}
-
-function messageOf(e: unknown): string {
-  // expect() messages carry terminal colours; evidence is read in a browser.
-  return (e instanceof Error ? e.message : String(e)).replace(/\u001b\[[0-9;]*m/g, '');
-}
-
-/** The exchanges a deviation shows: those it names, the one that got no answer, or else what the check sent. */
-function evidenceOf(e: unknown, sent: Exchange[]): Exchange[] {
-  if (e instanceof RequirementViolation && e.exchanges?.length) return e.exchanges;
-  return e instanceof TargetError ? [e.exchange] : sent;
-}
-
-/**
- * An assertion of Playwright's expect: it carries its matcher's result, or (a value of the wrong type for the matcher,
- * a count that is a string) says so in a message that starts with the expect call.
- */
-const isExpectError = (e: unknown) => e instanceof Error && ('matcherResult' in e || /^expect\(/.test(messageOf(e)));
-
-/**
- * What an error thrown by a check says: a deviation of the target (with its evidence), or the harness's or the
- * environment's trouble. A request that got no answer is a deviation only while the target answers others normally.
- */
-async function classify(e: unknown, api: Client | undefined): Promise<{ kind: 'deviation' | 'no-answer' | 'not-tested' | 'inconclusive'; message: string }> {
-  const message = messageOf(e);
-  if (e instanceof NotTested) return { kind: 'not-tested', message };
-  if (e instanceof RequirementViolation || isExpectError(e)) return { kind: 'deviation', message };
-  if (e instanceof TargetError) {
-    if (e.kind === 'given-up') return { kind: 'inconclusive', message: `outage: ${message}` };
-    if (api && !(await api.stillAnswers())) return { kind: 'inconclusive', message: `outage: ${message}; the target no longer answers a harmless documented request either` };
-    return { kind: 'no-answer', message: `${message}, while the target answers other requests normally` };
-  }
-  if (e instanceof Inconclusive) return { kind: 'inconclusive', message };
-  if (e instanceof HarnessError) return { kind: 'inconclusive', message: message.startsWith('harness') ? message : `harness error (not a verdict on the target): ${message}` };
-  return { kind: 'inconclusive', message: `the check broke (a harness error, not a verdict on the target): ${message}` };
-}
 
 /** Whether a failure of `id` counts in the exit code (musts; shoulds under --strict). */
 function counted(spec: LoadedSpec, id: string): boolean {
@@ -435,147 +287,3 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     for (const w of journal.records) testInfo.annotations.push({ type: ANNOTATION.write, description: JSON.stringify(w) });
   },
 });
-
-/** Annotations end up in every report: their messages are redacted like the evidence. */
-function publish(recorder: Recorder, secrets: Secrets, testInfo: TestInfo): void {
-  for (const v of recorder.verdicts) testInfo.annotations.push({ type: ANNOTATION.verdict, description: secrets.redact(JSON.stringify(v)) });
-  for (const n of recorder.notes) testInfo.annotations.push({ type: ANNOTATION.note, description: secrets.redact(n) });
-  for (const c of recorder.cases) testInfo.annotations.push({ type: ANNOTATION.cases, description: JSON.stringify(c) });
-  for (const r of recorder.readings) testInfo.annotations.push({ type: ANNOTATION.reading, description: secrets.redact(JSON.stringify(r)) });
-  if (recorder.plannedWaitMs > 0) testInfo.annotations.push({ type: ANNOTATION.plannedWait, description: String(Math.round(recorder.plannedWaitMs)) });
-}
-
-interface PropertyContext {
-  recorder: Recorder;
-  secrets: Secrets;
-  interfaceName: string;
-  api: Client;
-  testInfo: TestInfo;
-}
-
-/**
- * Runs a property until every requirement it claims has a verdict: after a counterexample, the requirements it breaks
- * are set aside and the property runs again, so each failed requirement gets its own shrunk counterexample and a
- * second deviation is not hidden behind the first. A request that got no answer blames the requirements its case was
- * testing, as long as the target answers others; an outage or a harness error leaves the rest inconclusive.
- */
-async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyContext): Promise<void> {
-  const { recorder, secrets, api, testInfo } = ctx;
-  p.requirements.forEach((id) => recorder.assertClaimed(id));
-  const replay = replayFor(p.id);
-  const skip = new Set<string>(replay?.skip ?? []);
-  const seen = new Set<string>();
-  const unsettled = new Map<string, string>();
-  const saw: Saw = (id, why) => void (why === undefined ? seen.add(id) : unsettled.has(id) || unsettled.set(id, why));
-  let outage: string | undefined;
-  let inconclusive: string | undefined;
-  let untested: string | undefined;
-  let cases = 0;
-  for (;;) {
-    const run = await runProperty(
-      p.id,
-      p.arbitrary,
-      async (v) => {
-        try {
-          await p.check(v, skip, saw);
-        } catch (e) {
-          // Once the target is given up, nothing a case shows is about the case: no counterexample, no shrinking on it.
-          if (e instanceof TargetError && e.kind === 'given-up') {
-            outage ??= `outage: ${messageOf(e)}`;
-            return;
-          }
-          // No answer to a case whose requirements have all failed already: set aside, like an answer judged for them.
-          if (e instanceof TargetError && p.testing(v).every((id) => skip.has(id))) return;
-          // A deviation of requirements already set aside ends the case without a verdict: what follows it in the case
-          // (an order without an id to look up, a book the model no longer predicts) cannot be judged.
-          if (e instanceof RequirementViolation && e.requirements.every((id) => skip.has(id))) return;
-          throw e;
-        }
-      },
-      p.runs,
-      replay?.path,
-    );
-    cases += run.numRuns;
-    if (outage || !run.failed) break;
-    const err = run.error;
-    const c = await classify(err, api);
-    // A case that says it cannot be judged (what it needs, the profile does not state) ends the property untested:
-    // not the environment's trouble, and never the target's.
-    if (c.kind === 'not-tested') {
-      untested = c.message;
-      break;
-    }
-    if (c.kind === 'inconclusive') {
-      if (c.message.startsWith('outage')) outage = c.message;
-      else inconclusive = c.message;
-      break;
-    }
-    let broken: string[];
-    if (c.kind === 'no-answer') broken = run.counterexample === undefined ? [] : p.testing(run.counterexample);
-    else broken = err instanceof RequirementViolation ? err.requirements : [];
-    broken = broken.filter((id) => p.requirements.includes(id) && !skip.has(id));
-    if (broken.length === 0) {
-      inconclusive = `the property failed without naming a requirement it judges: ${c.message}`;
-      break;
-    }
-    const start = recorder.exchanges.length;
-    let reproduced = false;
-    if (run.counterexample !== undefined) {
-      try {
-        await p.check(run.counterexample, skip, () => {});
-      } catch (again) {
-        reproduced = again instanceof TargetError ? c.kind === 'no-answer' : again instanceof RequirementViolation && again.requirement === broken[0];
-      }
-    }
-    const info: PropertyFailureInfo = {
-      property: p.id,
-      seed: run.seed,
-      path: run.path ?? '',
-      numRuns: run.numRuns,
-      numShrinks: run.numShrinks,
-      counterexample: secrets.redact(shown(run.counterexample)),
-      replay: replayCommand({ interfaceName: ctx.interfaceName, testTitle: testInfo.title, replay: replayToken(p.id, run.path ?? '', skip) }),
-      reproduced,
-    };
-    const v = err instanceof RequirementViolation ? err : undefined;
-    const exchanges = evidenceOf(err, recorder.exchanges.slice(start));
-    const message = `${c.message}\ncounterexample: ${info.counterexample}\nseed ${info.seed}, path ${info.path}${info.reproduced ? '' : ' (did not fail again when re-run: timing-sensitive?)'}\nreplay: ${info.replay}`;
-    recorder.fail(broken, message, exchanges, { expected: v?.expected, property: info, knockOnOf: v?.knockOnOf });
-    broken.forEach((id) => skip.add(id));
-    if (replay) break;
-  }
-  recorder.cases.push({ property: p.id, runs: cases });
-  for (const id of p.requirements) {
-    if (recorder.judged(id) || (replay && skip.has(id))) continue;
-    if (outage) recorder.record(id, 'inconclusive', outage);
-    else if (inconclusive) recorder.record(id, 'inconclusive', inconclusive);
-    else if (seen.has(id)) recorder.record(id, 'passed');
-    else if (unsettled.has(id)) recorder.record(id, 'inconclusive', unsettled.get(id), { hidesOthers: false });
-    else if (untested) recorder.record(id, 'not-tested', untested);
-    else recorder.record(id, 'not-tested', `none of the ${cases} generated cases reached the condition this requirement is about`);
-  }
-}
-
-/**
- * Every response was validated against the spec when it arrived. A problem fails the generic requirement it belongs
- * to wherever it shows; a test tagged with a generic requirement records its pass only when a response it sent could
- * be held to that check (a documented status with a schema, a media type, headers).
- */
-function recordGenericResponseChecks(spec: LoadedSpec, recorder: Recorder, tags: string[]): void {
-  const kinds = [
-    ['SCHEMA', 'schema'],
-    ['CONTENT-TYPE', 'contentType'],
-    ['HEADERS', 'headers'],
-  ] as const;
-  for (const [suffix, key] of kinds) {
-    const id = `${spec.prefix}-GEN-${suffix}`;
-    if (!spec.requirements.some((r) => r.id === id)) continue;
-    const bad = recorder.exchanges.filter((ex) => ex.problems?.[key].length);
-    if (bad.length > 0) {
-      recorder.fail([id], bad.flatMap((ex) => ex.problems![key]).slice(0, 5).join('\n'), bad);
-    } else if (tags.includes(`@${id}`) && !recorder.judged(id)) {
-      if (recorder.exchanges.some((ex) => ex.checked?.[key])) recorder.record(id, 'passed');
-      else recorder.record(id, 'not-tested', `no response of this test had a documented status whose ${key === 'contentType' ? 'media type' : key} the spec gives`);
-    }
-  }
-}

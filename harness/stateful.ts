@@ -6,7 +6,7 @@
  * - `eventually`: "becomes queryable within a few seconds", with a bounded wait that is reported either way.
  */
 import fc from 'fast-check';
-import type { PropertySpec, Saw } from './fixtures.ts';
+import type { PropertySpec, Saw } from './property-runner.ts';
 import { RequirementViolation } from './verdicts.ts';
 
 /** One step of a sequence: when it applies to the model, and what it does to the target and the model. */

@@ -1,0 +1,52 @@
+/**
+ * What an error thrown by a check says: a deviation of the target (with its evidence), the condition never seen, or
+ * the harness's or the environment's trouble; and how it may be shown (redacted) in Playwright's own report.
+ */
+import type { Exchange } from './http/exchange.ts';
+import { HarnessError, TargetError, type Client } from './http/client.ts';
+import type { Secrets } from './secrets.ts';
+import { Inconclusive, NotTested, RequirementViolation } from './verdicts.ts';
+
+/** An error as Playwright may show it: its message and stack, redacted, and nothing else of the original. */
+export function redactedError(e: unknown, secrets: Secrets): Error {
+  const out = new Error(secrets.redact(messageOf(e)));
+  out.stack = secrets.redact(e instanceof Error && e.stack ? e.stack.replace(/\u001b\[[0-9;]*m/g, '') : out.message);
+  return out;
+}
+
+
+export function messageOf(e: unknown): string {
+  // expect() messages carry terminal colours; evidence is read in a browser.
+  return (e instanceof Error ? e.message : String(e)).replace(/\u001b\[[0-9;]*m/g, '');
+}
+
+/** The exchanges a deviation shows: those it names, the one that got no answer, or else what the check sent. */
+export function evidenceOf(e: unknown, sent: Exchange[]): Exchange[] {
+  if (e instanceof RequirementViolation && e.exchanges?.length) return e.exchanges;
+  return e instanceof TargetError ? [e.exchange] : sent;
+}
+
+/**
+ * An assertion of Playwright's expect: it carries its matcher's result, or (a value of the wrong type for the matcher,
+ * a count that is a string) says so in a message that starts with the expect call.
+ */
+const isExpectError = (e: unknown) => e instanceof Error && ('matcherResult' in e || /^expect\(/.test(messageOf(e)));
+
+/**
+ * What an error thrown by a check says: a deviation of the target (with its evidence), or the harness's or the
+ * environment's trouble. A request that got no answer is a deviation only while the target answers others normally.
+ */
+export async function classify(e: unknown, api: Client | undefined): Promise<{ kind: 'deviation' | 'no-answer' | 'not-tested' | 'inconclusive'; message: string }> {
+  const message = messageOf(e);
+  if (e instanceof NotTested) return { kind: 'not-tested', message };
+  if (e instanceof RequirementViolation || isExpectError(e)) return { kind: 'deviation', message };
+  if (e instanceof TargetError) {
+    if (e.kind === 'given-up') return { kind: 'inconclusive', message: `outage: ${message}` };
+    if (api && !(await api.stillAnswers())) return { kind: 'inconclusive', message: `outage: ${message}; the target no longer answers a harmless documented request either` };
+    return { kind: 'no-answer', message: `${message}, while the target answers other requests normally` };
+  }
+  if (e instanceof Inconclusive) return { kind: 'inconclusive', message };
+  if (e instanceof HarnessError) return { kind: 'inconclusive', message: message.startsWith('harness') ? message : `harness error (not a verdict on the target): ${message}` };
+  return { kind: 'inconclusive', message: `the check broke (a harness error, not a verdict on the target): ${message}` };
+}
+

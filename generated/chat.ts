@@ -98,3 +98,33 @@ export interface operations {
         };
     };
 }
+
+/** Every requirement id of specs/chat.yaml, the generic ones derived from it included. */
+export type RequirementId =
+  | 'E-LIMIT-ALLOWED'
+  | 'E-LIMIT-429'
+  | 'E-WINDOW-SLIDING'
+  | 'E-LIMITED-NOT-RECORDED'
+  | 'E-PER-CLIENT'
+  | 'E-CLIENT-ID-XFF-FIRST'
+  | 'E-CLIENT-ID-XREALIP'
+  | 'E-CLIENT-ID-SOCKET'
+  | 'E-429-BODY-ERROR'
+  | 'E-429-BODY-MESSAGE'
+  | 'E-429-MESSAGE-SPANISH'
+  | 'E-429-RETRYAFTER-BODY'
+  | 'E-429-RETRY-AFTER-HEADER'
+  | 'E-429-REMAINING-ZERO'
+  | 'E-PRUNE-BEFORE-COUNT'
+  | 'E-CLEANUP-60S'
+  | 'E-PER-INSTANCE'
+  | 'E-BODY-NOT-JSON'
+  | 'E-BODY-MESSAGES-REQUIRED'
+  | 'E-DEV-LOCALHOST-UNLIMITED'
+  | 'E-ADVISORY-XFF-FORGEABLE'
+  | 'E-GEN-NO-5XX'
+  | 'E-GEN-REFUSAL-STATUS'
+  | 'E-GEN-CONTENT-TYPE'
+  | 'E-GEN-VALID-ACCEPTED'
+  | 'E-GEN-SCHEMA'
+  | 'E-GEN-HEADERS';

@@ -348,3 +348,40 @@ export interface operations {
         };
     };
 }
+
+/** Every requirement id of specs/exchange-session.yaml, the generic ones derived from it included. */
+export type RequirementId =
+  | 'A-LOGIN-ECDSA-OK'
+  | 'A-LOGIN-HMAC-OK'
+  | 'A-LOGIN-ECDSA-SIGNATURE'
+  | 'A-LOGIN-ECDSA-USERID'
+  | 'A-LOGIN-ECDSA-EXPIRED'
+  | 'A-LOGIN-ECDSA-EXPIRY-WINDOW'
+  | 'A-LOGIN-HMAC-SIGNATURE'
+  | 'A-LOGIN-WHITELIST'
+  | 'A-TOKEN-JWT'
+  | 'A-TOKEN-LIFETIME'
+  | 'A-TOKEN-REQUIRED'
+  | 'A-KEY-SCOPE-HMAC'
+  | 'A-KEY-SCOPE-ECDSA'
+  | 'A-ACCOUNTS-FIELDS'
+  | 'A-NONCE-RANGE-DAY'
+  | 'A-NONCE-REQUIRED'
+  | 'A-NONCE-IN-RANGE'
+  | 'A-NONCE-GREATER'
+  | 'A-NONCE-REUSE'
+  | 'A-NONCE-CONCURRENT'
+  | 'A-NONCE-ACCEPTED'
+  | 'A-NONCE-REFUSAL-NO-EFFECT'
+  | 'A-ORDER-ACK'
+  | 'A-ORDER-STATUS'
+  | 'A-TIF-GTC'
+  | 'A-TIF-FOK'
+  | 'A-TIF-IOC'
+  | 'A-RATELIMIT-TOKEN'
+  | 'A-GEN-NO-5XX'
+  | 'A-GEN-REFUSAL-STATUS'
+  | 'A-GEN-CONTENT-TYPE'
+  | 'A-GEN-VALID-ACCEPTED'
+  | 'A-GEN-SCHEMA'
+  | 'A-GEN-AUTH';

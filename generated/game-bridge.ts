@@ -320,3 +320,42 @@ export interface operations {
         };
     };
 }
+
+/** Every requirement id of specs/game-bridge.yaml, the generic ones derived from it included. */
+export type RequirementId =
+  | 'C-AUTH-401'
+  | 'C-AUTH-401-BODY'
+  | 'C-AUTH-KEY-EXACT'
+  | 'C-AUTH-HEADER-CASE'
+  | 'C-LOG-200'
+  | 'C-LOG-400-MISSING'
+  | 'C-LOG-400-ONLY-ABSENT'
+  | 'C-LOG-NOT-JSON'
+  | 'C-LOG-CONTENT-TYPE-OPTIONAL'
+  | 'C-LOG-LEVEL-OPTIONAL'
+  | 'C-LOG-LEVEL-ANY'
+  | 'C-LOG-LEVEL-DEFAULT'
+  | 'C-LOG-LEVEL-UPPERCASE'
+  | 'C-LOG-MESSAGE-VERBATIM'
+  | 'C-DISABLED-403'
+  | 'C-METHOD-CASE'
+  | 'C-METHOD-405'
+  | 'C-ERROR-BODY'
+  | 'C-STATUS-200'
+  | 'C-STATUS-NO-DATA'
+  | 'C-PLAYERS-200'
+  | 'C-PLAYERS-COUNT-TOTAL'
+  | 'C-PLAYERS-TRUNCATE'
+  | 'C-INFO-BRIDGE'
+  | 'C-INFO-PLATFORM-LOWERCASE'
+  | 'C-INFO-PLATFORM-PROFILE'
+  | 'C-TPS-EXISTS'
+  | 'C-CONFIG-DEFAULTS'
+  | 'C-NO-EVENTS'
+  | 'C-GEN-NO-5XX'
+  | 'C-GEN-REFUSAL-STATUS'
+  | 'C-GEN-CONTENT-TYPE'
+  | 'C-GEN-VALID-ACCEPTED'
+  | 'C-GEN-SCHEMA'
+  | 'C-GEN-AUTH'
+  | 'C-GEN-WRONG-METHOD';

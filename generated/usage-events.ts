@@ -322,3 +322,39 @@ export interface operations {
         };
     };
 }
+
+/** Every requirement id of specs/usage-events.yaml, the generic ones derived from it included. */
+export type RequirementId =
+  | 'D-AUTH'
+  | 'D-INGEST-ACCEPTED'
+  | 'D-INGEST-LIMIT'
+  | 'D-INGEST-NAME'
+  | 'D-INGEST-CUSTOMER'
+  | 'D-INGEST-TIMESTAMP'
+  | 'D-INGEST-PROPERTIES'
+  | 'D-INGEST-ERRORS-EXACT'
+  | 'D-INGEST-PROPERTY-TYPES'
+  | 'D-IDEMPOTENCY'
+  | 'D-QUERYABLE'
+  | 'D-EVENT-FIELDS'
+  | 'D-GET-EVENT'
+  | 'D-FILTER-CUSTOMER'
+  | 'D-FILTER-EXTERNAL'
+  | 'D-FILTER-TIME'
+  | 'D-FILTER-CLAUSE'
+  | 'D-FILTER-METER'
+  | 'D-FILTER-COMBINED'
+  | 'D-STATS-ROWS'
+  | 'D-STATS-INTERVALS'
+  | 'D-STATS-METER'
+  | 'D-STATS-COUNT'
+  | 'D-STATS-SUM'
+  | 'D-STATS-AVG'
+  | 'D-STATS-MIN'
+  | 'D-STATS-MAX'
+  | 'D-GEN-NO-5XX'
+  | 'D-GEN-REFUSAL-STATUS'
+  | 'D-GEN-CONTENT-TYPE'
+  | 'D-GEN-VALID-ACCEPTED'
+  | 'D-GEN-SCHEMA'
+  | 'D-GEN-AUTH';

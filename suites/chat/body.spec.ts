@@ -1,4 +1,6 @@
-import { test, reqTags, NotTested, RequirementViolation } from '../../harness/fixtures.ts';
+import { test, NotTested, RequirementViolation } from '../../harness/fixtures.ts';
+import { reqTags } from './tags.ts';
+import type { RequirementId } from '../../generated/chat.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
 import { controlAccepted, isRefused, isServerError, isThrottled } from '../../harness/answers.ts';
@@ -15,7 +17,7 @@ interface Answer {
   exchange: Exchange;
   reply: Reply;
 }
-const REQUIREMENTS = ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-GEN-NO-5XX'];
+const REQUIREMENTS: RequirementId[] = ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-GEN-NO-5XX'];
 const show = (list: Answer[]) => list.map((a) => `body ${JSON.stringify(a.body)} got ${a.status}`).join('; ');
 
 test(

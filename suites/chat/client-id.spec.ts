@@ -1,12 +1,14 @@
 import { fitTimeout } from '../../harness/budget.ts';
-import { test, reqTags, NotTested, RequirementViolation } from '../../harness/fixtures.ts';
+import { test, NotTested, RequirementViolation } from '../../harness/fixtures.ts';
+import { reqTags } from './tags.ts';
+import type { RequirementId } from '../../generated/chat.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { ChatRun, FORMS, KINDS, SOCKET, answerKind, chatSettings, replyWaitMs, whenOf } from './driver.ts';
 import type { Expectation, When } from './model.ts';
 import { DEV, chatScope } from './scope.ts';
 import { readingsOf } from './sightings.ts';
 
-const IDENTITY = ['E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP', 'E-PER-CLIENT'];
+const IDENTITY: RequirementId[] = ['E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP', 'E-PER-CLIENT'];
 
 test('client identity: header forms naming one client share its counter, other clients do not', { tag: reqTags(...IDENTITY) }, async ({ api, profile, target, identity, verify, notApplicable, reading }, testInfo) => {
   const settings = chatSettings(profile);
@@ -19,7 +21,7 @@ test('client identity: header forms naming one client share its counter, other c
   // Every header form with every way of writing an address: IPv4, IPv6 and IPv4-mapped IPv6.
   const flows = FORMS.flatMap((form) => KINDS.map((kind) => ({ form, kind })));
   fitTimeout(testInfo, { requests: flows.length * (2 * n * m + 5), waitMs: replyWaitMs(settings, 4) }, profile, !target.reference);
-  const run = new ChatRun(api, settings, () => identity.address(), (id) => IDENTITY.includes(id), readingsOf(IDENTITY, reading));
+  const run = new ChatRun(api, settings, () => identity.address(), (id) => (IDENTITY as readonly string[]).includes(id), readingsOf(IDENTITY, reading));
   await run.together(
     flows.map(({ form, kind }) => async () => {
       const a = run.client(kind);

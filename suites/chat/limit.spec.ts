@@ -1,10 +1,12 @@
 import { fitTimeout } from '../../harness/budget.ts';
-import { test, reqTags } from '../../harness/fixtures.ts';
+import { test } from '../../harness/fixtures.ts';
+import { reqTags } from './tags.ts';
+import type { RequirementId } from '../../generated/chat.ts';
 import { ChatRun, chatSettings, replyWaitMs, sleep, toleranceNote } from './driver.ts';
 import { readingsOf } from './sightings.ts';
 import { chatScope } from './scope.ts';
 
-const JUDGED = [
+const JUDGED: RequirementId[] = [
   'E-LIMIT-ALLOWED',
   'E-LIMIT-429',
   'E-PER-INSTANCE',
@@ -20,7 +22,7 @@ const JUDGED = [
   'E-429-REMAINING-ZERO',
 ];
 // The 429s provoked here are also checked against the spec by the client (schema, headers, content type).
-const GENERIC = ['E-GEN-SCHEMA', 'E-GEN-HEADERS', 'E-GEN-CONTENT-TYPE'];
+const GENERIC: RequirementId[] = ['E-GEN-SCHEMA', 'E-GEN-HEADERS', 'E-GEN-CONTENT-TYPE'];
 
 test(
   'limit, Retry-After and sliding window: fill up, retry while limited, allowed again as stamps leave',
@@ -38,7 +40,7 @@ test(
     fitTimeout(testInfo, { requests: 2 * (2 * (2 * n * m + 2) + 40 * n), waitMs: 2 * w + replyWaitMs(settings, 2 * 6) }, profile, !target.reference);
     // Both clients sit out one window: until their oldest stamps leave it.
     plannedWait(w);
-    const run = new ChatRun(api, settings, () => identity.address(), (id) => JUDGED.includes(id), readingsOf([...JUDGED, ...GENERIC], reading));
+    const run = new ChatRun(api, settings, () => identity.address(), (id) => (JUDGED as readonly string[]).includes(id), readingsOf([...JUDGED, ...GENERIC], reading));
     await run.together([
       // The oldest stamp is part-way through the window when the limit is reached, so Retry-After must be shorter
       // than the window (a Retry-After that always says the whole window shows here). When that one stamp leaves,

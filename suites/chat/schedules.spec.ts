@@ -1,14 +1,16 @@
 import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
-import { test, reqTags } from '../../harness/fixtures.ts';
+import { test } from '../../harness/fixtures.ts';
+import { reqTags } from './tags.ts';
+import type { RequirementId } from '../../generated/chat.ts';
 import { runsAtDepth } from '../../harness/property.ts';
 import { ChatRun, FORMS, KINDS, chatSettings, replyWaitMs, sleep, toleranceNote, type Form, type Kind } from './driver.ts';
 import { readingsOf } from './sightings.ts';
 import { chatScope } from './scope.ts';
 
-const COUNTING = ['E-LIMIT-ALLOWED', 'E-LIMIT-429', 'E-PER-INSTANCE', 'E-WINDOW-SLIDING', 'E-PRUNE-BEFORE-COUNT', 'E-LIMITED-NOT-RECORDED'];
-const ANSWER = ['E-429-BODY-ERROR', 'E-429-BODY-MESSAGE', 'E-429-MESSAGE-SPANISH', 'E-429-RETRYAFTER-BODY', 'E-429-RETRY-AFTER-HEADER', 'E-429-REMAINING-ZERO'];
-const IDENTITY = ['E-PER-CLIENT', 'E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP'];
+const COUNTING: RequirementId[] = ['E-LIMIT-ALLOWED', 'E-LIMIT-429', 'E-PER-INSTANCE', 'E-WINDOW-SLIDING', 'E-PRUNE-BEFORE-COUNT', 'E-LIMITED-NOT-RECORDED'];
+const ANSWER: RequirementId[] = ['E-429-BODY-ERROR', 'E-429-BODY-MESSAGE', 'E-429-MESSAGE-SPANISH', 'E-429-RETRYAFTER-BODY', 'E-429-RETRY-AFTER-HEADER', 'E-429-REMAINING-ZERO'];
+const IDENTITY: RequirementId[] = ['E-PER-CLIENT', 'E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP'];
 /**
  * Three cases at the default depth, split so that the larger part runs beside the limit test and the smaller after
  * it: on two workers the suite then takes about 2.2 windows. Where the depth leaves a single case (quick), part a has
@@ -85,7 +87,7 @@ for (const part of PARTS) {
       test.skip(before > 0 && runsAtDepth(all) <= runsAtDepth(before), `at depth ${process.env.HARNESS_DEPTH || 'default'} the earlier parts hold every case`);
       const settings = chatSettings(profile);
       const { windowMs: w, maxRequests: m } = settings;
-      const requirements = [...COUNTING, ...ANSWER, ...IDENTITY];
+      const requirements: string[] = [...COUNTING, ...ANSWER, ...IDENTITY];
       const { counting } = chatScope(settings, target.baseUrl);
       if (counting) {
         for (const id of requirements) notApplicable(id, counting);

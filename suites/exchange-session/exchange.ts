@@ -2,6 +2,8 @@
  * The exchange-session suite's own fixture: the profile's settings and scope, API keys for this test alone, sessions,
  * and the operations of Interface A as the profile names them. Every request goes through the harness's client.
  */
+import type { RequirementId } from '../../generated/exchange-session.ts';
+import { reqTags as tagsOf } from '../../harness/verdicts.ts';
 import { test as base } from '../../harness/fixtures.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
@@ -15,7 +17,9 @@ import { exchangeScope, type ExchangeScope } from './scope.ts';
 import type { ExchangeSessionSettings, PoolKeyEntry } from './settings.ts';
 
 export type { AccountId, OrderSpec };
-export { expect, reqTags, deviation, NotTested, Inconclusive, RequirementViolation } from '../../harness/fixtures.ts';
+export { expect, deviation, NotTested, Inconclusive, RequirementViolation } from '../../harness/fixtures.ts';
+/** The tags of the requirements a test claims, typed by the spec's ids (generated/exchange-session.ts): a misspelt id does not compile. */
+export const reqTags = (...ids: RequirementId[]): string[] => tagsOf(...ids);
 
 export interface Exchange {
   settings: ExchangeSessionSettings;

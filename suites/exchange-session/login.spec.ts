@@ -1,4 +1,5 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
+import type { RequirementId } from '../../generated/exchange-session.ts';
 import type { Client, RequestSpec } from '../../harness/http/client.ts';
 import type { Secrets } from '../../harness/secrets.ts';
 import { answerOf, mustBeRefused, pathDoubt } from './answers.ts';
@@ -9,8 +10,8 @@ import { strangerKey, strangerSecret } from './keys.ts';
 import type { ExchangeSessionSettings } from './settings.ts';
 import { stated } from './stated.ts';
 
-const ECDSA = ['A-LOGIN-ECDSA-OK', 'A-LOGIN-ECDSA-SIGNATURE', 'A-LOGIN-ECDSA-USERID', 'A-LOGIN-ECDSA-EXPIRED', 'A-LOGIN-ECDSA-EXPIRY-WINDOW', 'A-TOKEN-JWT', 'A-TOKEN-LIFETIME'];
-const HMAC = ['A-LOGIN-HMAC-OK', 'A-LOGIN-HMAC-SIGNATURE', 'A-TOKEN-JWT', 'A-TOKEN-LIFETIME'];
+const ECDSA: RequirementId[] = ['A-LOGIN-ECDSA-OK', 'A-LOGIN-ECDSA-SIGNATURE', 'A-LOGIN-ECDSA-USERID', 'A-LOGIN-ECDSA-EXPIRED', 'A-LOGIN-ECDSA-EXPIRY-WINDOW', 'A-TOKEN-JWT', 'A-TOKEN-LIFETIME'];
+const HMAC: RequirementId[] = ['A-LOGIN-HMAC-OK', 'A-LOGIN-HMAC-SIGNATURE', 'A-TOKEN-JWT', 'A-TOKEN-LIFETIME'];
 const DAY_S = 24 * 3600;
 /** How far a token's exp may be from 24 hours after the login's answer, where it states no iat: clocks and rounding. */
 const CLOCKS_APART_S = 120;

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { RequirementId } from '../../generated/exchange-session.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { commandProperty, type Step } from '../../harness/stateful.ts';
@@ -9,7 +10,7 @@ import { test, reqTags, Inconclusive, NotTested, RequirementViolation, type Acco
 import { dayOf, dayOfSomeZone, nearEdge, nearMidnight, NonceModel, rangeOf, type Day } from './model.ts';
 import { stated } from './stated.ts';
 
-const RULES = ['A-NONCE-IN-RANGE', 'A-NONCE-GREATER', 'A-NONCE-REUSE', 'A-NONCE-ACCEPTED', 'A-NONCE-REFUSAL-NO-EFFECT'];
+const RULES: RequirementId[] = ['A-NONCE-IN-RANGE', 'A-NONCE-GREATER', 'A-NONCE-REUSE', 'A-NONCE-ACCEPTED', 'A-NONCE-REFUSAL-NO-EFFECT'];
 const NONCE_CASES = 100;
 
 /** An order a conforming target accepts and that can never rest: an IOC priced far from the market. */

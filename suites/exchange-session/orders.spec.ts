@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { RequirementId } from '../../generated/exchange-session.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import { LimitBook, type Side, type TimeInForce } from '../../harness/models/limit-book.ts';
 import { depthFactor } from '../../harness/options.ts';
@@ -7,7 +8,7 @@ import type { RecordState } from './model.ts';
 import type { OrderUndo } from './restore.ts';
 import { acknowledged, ackReading, agrees, describe, recordReadings, settle, steps, TIF_REQUIREMENT, type Expected, type Observed, type Placed } from './records.ts';
 
-const ORDER_REQUIREMENTS = ['A-ORDER-ACK', 'A-ORDER-STATUS', 'A-TIF-GTC', 'A-TIF-IOC', 'A-TIF-FOK'];
+const ORDER_REQUIREMENTS: RequirementId[] = ['A-ORDER-ACK', 'A-ORDER-STATUS', 'A-TIF-GTC', 'A-TIF-IOC', 'A-TIF-FOK'];
 const TIF_CASES = 100;
 /** Requests a time-in-force case sends at most: each order placed, looked up (twice, a few polls) and cancelled. */
 const REQUESTS_PER_CASE = 6 * 6;

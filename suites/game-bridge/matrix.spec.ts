@@ -1,4 +1,5 @@
-import { test, reqTags, NotTested } from '../../harness/fixtures.ts';
+import { test, NotTested } from '../../harness/fixtures.ts';
+import { reqTags } from './tags.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import { TargetError } from '../../harness/http/client.ts';
 import { depthFactor } from '../../harness/options.ts';

@@ -1,4 +1,6 @@
-import { test, expect, reqTags, Inconclusive, NotTested, deviation } from '../../harness/fixtures.ts';
+import { test, expect, Inconclusive, NotTested, deviation } from '../../harness/fixtures.ts';
+import { reqTags } from './tags.ts';
+import type { RequirementId } from '../../generated/game-bridge.ts';
 import type { Client, Reply } from '../../harness/http/client.ts';
 import { answerKind } from '../../harness/answers.ts';
 import type { BridgeSettings } from '../../harness/profile/types.ts';
@@ -9,7 +11,7 @@ import { statedReadings } from './stated.ts';
 
 type Schemas = components['schemas'];
 
-const GENERIC = ['C-GEN-SCHEMA', 'C-GEN-CONTENT-TYPE'];
+const GENERIC: RequirementId[] = ['C-GEN-SCHEMA', 'C-GEN-CONTENT-TYPE'];
 /** Marks the requirements of a read not applicable when the profile switches its endpoint off; true when it does. */
 function switchedOff(endpoints: BridgeSettings['endpoints'], name: 'status' | 'players' | 'info', ids: string[], notApplicable: (id: string, why: string) => void): boolean {
   if (endpoints[name] !== false) return false;

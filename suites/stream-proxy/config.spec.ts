@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { RequirementId } from '../../generated/stream-proxy.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
@@ -10,7 +11,7 @@ import { getAt, setAt } from '../../harness/json-pointer.ts';
 import { DOCS, REVISION_HEADER, SAVE, revisionOf, scratchMember, test, reqTags, deviation, NotTested, Inconclusive, RequirementViolation, type Proxy, type RecordReading, type Snapshot } from './proxy.ts';
 import { contentHash, restoreConfig, type ConfigUndo } from './restore.ts';
 
-const SAVES = ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED', 'B-CONFIG-DOCS-INDEPENDENT'];
+const SAVES: RequirementId[] = ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED', 'B-CONFIG-DOCS-INDEPENDENT'];
 const REVISION_CASES = 100;
 const CLIENTS = 2;
 

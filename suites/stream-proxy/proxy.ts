@@ -2,6 +2,8 @@
  * The stream-proxy suite's own fixture: the profile's settings and switches, the three configuration documents as the
  * profile locates them, and requests with the admin or user token. Every request goes through the harness's client.
  */
+import type { RequirementId } from '../../generated/stream-proxy.ts';
+import { reqTags as tagsOf } from '../../harness/verdicts.ts';
 import { test as base } from '../../harness/fixtures.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
@@ -12,7 +14,9 @@ import { isStated } from '../../harness/profile/load.ts';
 import { streamScope, type StreamScope } from './scope.ts';
 import type { StreamProxySettings } from './settings.ts';
 
-export { expect, reqTags, deviation, NotTested, Inconclusive, RequirementViolation } from '../../harness/fixtures.ts';
+export { expect, deviation, NotTested, Inconclusive, RequirementViolation } from '../../harness/fixtures.ts';
+/** The tags of the requirements a test claims, typed by the spec's ids (generated/stream-proxy.ts): a misspelt id does not compile. */
+export const reqTags = (...ids: RequirementId[]): string[] => tagsOf(...ids);
 
 export { DOCS, REVISION_HEADER, SAVE, revisionOf, type Doc } from './documents.ts';
 import { SAVE, revisionOf, type Doc } from './documents.ts';

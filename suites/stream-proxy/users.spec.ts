@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { RequirementId } from '../../generated/stream-proxy.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { commandProperty, type Step } from '../../harness/stateful.ts';
@@ -7,7 +8,7 @@ import { UserModel, type UserAction } from './model.ts';
 import { test, reqTags, RequirementViolation, type Proxy } from './proxy.ts';
 import { restoreUser, type UserUndo } from './restore.ts';
 
-const USERS = ['B-USER-CREATE', 'B-USER-DUP-USERNAME', 'B-USER-DUP-TOKEN', 'B-USER-UPDATE', 'B-USER-MOVE', 'B-USER-DELETE'];
+const USERS: RequirementId[] = ['B-USER-CREATE', 'B-USER-DUP-USERNAME', 'B-USER-DUP-TOKEN', 'B-USER-UPDATE', 'B-USER-MOVE', 'B-USER-DELETE'];
 const USER_CASES = 100;
 
 interface Real {

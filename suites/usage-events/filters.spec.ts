@@ -4,6 +4,7 @@
  * the model (model.ts `selects`) over generated events. Each query but the external customer id's is bounded to the
  * case's own stretch of time, so that only the case's events can answer it.
  */
+import type { RequirementId } from '../../generated/usage-events.ts';
 import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
@@ -12,8 +13,8 @@ import { COMPARISONS, caseTag, clauseArbitrary, eventBody, ownersOf } from './ev
 import { HOUR, selects, wire, type FilterClause, type ListQuery, type ModelEvent, type Operator } from './model.ts';
 import { caseWaitMs, reqTags, seqOf, test, type Usage } from './usage.ts';
 
-const FILTERS = ['D-FILTER-CUSTOMER', 'D-FILTER-EXTERNAL', 'D-FILTER-TIME', 'D-FILTER-CLAUSE', 'D-FILTER-METER', 'D-FILTER-COMBINED'];
-const RULES = [...FILTERS, 'D-QUERYABLE'];
+const FILTERS: RequirementId[] = ['D-FILTER-CUSTOMER', 'D-FILTER-EXTERNAL', 'D-FILTER-TIME', 'D-FILTER-CLAUSE', 'D-FILTER-METER', 'D-FILTER-COMBINED'];
+const RULES: RequirementId[] = [...FILTERS, 'D-QUERYABLE'];
 const FILTER_CASES = 100;
 
 interface Case {

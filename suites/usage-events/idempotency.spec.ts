@@ -2,6 +2,7 @@
  * "idempotency_key: optional; prevents duplicate ingestion": a key repeated within a batch, in a later batch, or in
  * two batches sent at the same moment never gives a second event.
  */
+import type { RequirementId } from '../../generated/usage-events.ts';
 import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
@@ -10,7 +11,7 @@ import { eventBody } from './events.ts';
 import { HOUR, wire, type ModelEvent } from './model.ts';
 import { caseWaitMs, reqTags, seqOf, test } from './usage.ts';
 
-const RULES = ['D-IDEMPOTENCY', 'D-QUERYABLE'];
+const RULES: RequirementId[] = ['D-IDEMPOTENCY', 'D-QUERYABLE'];
 const IDEMPOTENCY_CASES = 100;
 
 /** One send: a batch, or the same batch twice at the same moment. Each event names a key of the case, or none. */

@@ -3,6 +3,7 @@
  * the field table (name characters, a customer id, an ISO 8601 timestamp, properties an object), and "ingested
  * events become queryable within a few seconds", with the fields as sent.
  */
+import type { RequirementId } from '../../generated/usage-events.ts';
 import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
@@ -12,7 +13,7 @@ import { eventBody, invalidKind } from './events.ts';
 import { HOUR, RULE_OF, judgeIngestAnswer, wire, type InvalidKind, type ModelEvent } from './model.ts';
 import { QueryableWatch, caseWaitMs, fieldsDiffer, reqTags, seqOf, test, type Usage } from './usage.ts';
 
-const RULES = ['D-INGEST-ACCEPTED', 'D-INGEST-NAME', 'D-INGEST-CUSTOMER', 'D-INGEST-TIMESTAMP', 'D-INGEST-PROPERTIES', 'D-INGEST-ERRORS-EXACT', 'D-QUERYABLE', 'D-EVENT-FIELDS'];
+const RULES: RequirementId[] = ['D-INGEST-ACCEPTED', 'D-INGEST-NAME', 'D-INGEST-CUSTOMER', 'D-INGEST-TIMESTAMP', 'D-INGEST-PROPERTIES', 'D-INGEST-ERRORS-EXACT', 'D-QUERYABLE', 'D-EVENT-FIELDS'];
 const INGEST_CASES = 100;
 /** "At most 100 per request". */
 const LIMIT = 100;

@@ -3,6 +3,7 @@
  * interval (hour, day, week, month) and aggregation (count, sum, avg, min, max) over the events of a meter, against
  * the model (model.ts `judgeRows`) over generated events in a stretch of time of the case's own.
  */
+import type { RequirementId } from '../../generated/usage-events.ts';
 import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
@@ -14,8 +15,8 @@ import { UNITS, caseTag, eventBody } from './events.ts';
 import { AGGREGATIONS, DAY, holds, judgeRows, nextStart, wire, type Aggregation, type Interval, type ModelEvent, type StatsCase } from './model.ts';
 import { caseWaitMs, reqTags, test, type StatsQuery, type Usage } from './usage.ts';
 
-const STATS = ['D-STATS-ROWS', 'D-STATS-INTERVALS', 'D-STATS-METER', 'D-STATS-COUNT', 'D-STATS-SUM', 'D-STATS-AVG', 'D-STATS-MIN', 'D-STATS-MAX'];
-const RULES = [...STATS, 'D-QUERYABLE', 'D-GEN-SCHEMA'];
+const STATS: RequirementId[] = ['D-STATS-ROWS', 'D-STATS-INTERVALS', 'D-STATS-METER', 'D-STATS-COUNT', 'D-STATS-SUM', 'D-STATS-AVG', 'D-STATS-MIN', 'D-STATS-MAX'];
+const RULES: RequirementId[] = [...STATS, 'D-QUERYABLE', 'D-GEN-SCHEMA'];
 const STATS_CASES = 100;
 /** Where an event lies in its interval, in thousandths of it. */
 const POSITIONS = 1000;

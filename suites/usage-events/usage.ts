@@ -3,6 +3,8 @@
  * query names, paging), waiting for events to become queryable, and reading stored events back into the model's
  * terms. The checks (the *.spec.ts files) judge; this module only sends, reads and waits.
  */
+import type { RequirementId } from '../../generated/usage-events.ts';
+import { reqTags as tagsOf } from '../../harness/verdicts.ts';
 import { test as base, NotTested } from '../../harness/fixtures.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { isStated } from '../../harness/profile/load.ts';
@@ -293,5 +295,7 @@ export const test = base.extend<{ usage: Usage }>({
   },
 });
 
-export { expect, reqTags, NotTested, Inconclusive } from '../../harness/fixtures.ts';
+export { expect, NotTested, Inconclusive } from '../../harness/fixtures.ts';
+/** The tags of the requirements a test claims, typed by the spec's ids (generated/usage-events.ts): a misspelt id does not compile. */
+export const reqTags = (...ids: RequirementId[]): string[] => tagsOf(...ids);
 export { wire };

@@ -200,3 +200,10 @@ test('a spec is parsed from YAML once per content: later loads read the kept JSO
     for (const f of kept()) rmSync(path.join(cacheDir, f), { force: true });
   }
 });
+
+test('a misspelt requirement id is a compile error, by the ids generated from the spec', async () => {
+  const { reqTags } = await import('../../suites/chat/tags.ts');
+  // @ts-expect-error: specs/chat.yaml has no requirement E-LIMIT-ALOWED
+  assert.deepEqual(reqTags('E-LIMIT-ALOWED'), ['@E-LIMIT-ALOWED']);
+  assert.deepEqual(reqTags('E-LIMIT-ALLOWED'), ['@E-LIMIT-ALLOWED']);
+});

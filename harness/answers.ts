@@ -4,12 +4,15 @@
  * API answering (a login page, another host); a 429 is the target throttling, which decides nothing about a rule
  * other than the limit.
  */
-import type { Reply } from './http/client.ts';
+import type { Exchange } from './http/exchange.ts';
 import { Inconclusive, RequirementViolation } from './verdicts.ts';
 
 export type AnswerKind = 'accepted' | 'refused' | 'throttled' | 'server-error' | 'not-the-api' | 'informational';
 
-type Answer = Pick<Reply, 'status' | 'headers'>;
+/** What classification reads of an answer (a client's Reply has it): its status and headers. */
+type Answer = { status: number; headers: Record<string, string> };
+/** An answer a verdict can cite: with the exchange it arrived in. */
+type Reply = Answer & { exchange: Exchange };
 
 /** What an answer is. `json`: the operation answers JSON, so a 2xx HTML page (a login form) is not the API either. */
 export function answerKind(reply: Answer, o: { json?: boolean } = {}): AnswerKind {

@@ -5,21 +5,14 @@
  * matched nothing is listed so that stale ones get removed. With a baseline, `failOn: 'new'` counts only failures the
  * baseline did not have.
  */
+export type { GateResult, Waiver } from './reporter/summary.ts';
+import type { GateResult, Waiver } from './reporter/summary.ts';
 import { readFileSync } from 'node:fs';
 import { yaml } from './yaml.ts';
 import { describeErrors } from './profile/load.ts';
 import { countedFailures, exitCodeOf, isCounted, type RunSummary } from './reporter/summary.ts';
 import { makeAjv } from './validation/ajv.ts';
 
-export interface Waiver {
-  requirement: string;
-  /** The profile name the waiver is for; absent: every target. */
-  target?: string;
-  reason: string;
-  acceptedBy: string;
-  /** The last day (UTC, YYYY-MM-DD) the waiver holds. */
-  expires: string;
-}
 
 const WAIVERS_SCHEMA = {
   type: 'object',
@@ -68,18 +61,6 @@ export interface GateOptions {
   today: string;
 }
 
-export interface GateResult {
-  failOn: 'any' | 'new';
-  baseline?: string;
-  /** interface:id of requirements failing now and not in the baseline (new to the spec ones included). */
-  newFailures: string[];
-  fixed: string[];
-  stillFailing: string[];
-  newRequirements: string[];
-  waived: Array<Waiver & { interface: string }>;
-  expiredWaivers: Waiver[];
-  unusedWaivers: Waiver[];
-}
 
 const key = (iface: string, id: string) => `${iface}:${id}`;
 

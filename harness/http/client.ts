@@ -11,32 +11,10 @@ import { checkResponse } from '../validation/responses.ts';
 import { cut, type Exchange } from './exchange.ts';
 import { withExtras, type Extra } from './extras.ts';
 import { Pacer } from './pacing.ts';
+import type { RequestSpec } from './request-spec.ts';
 import { GIVE_UP_AFTER, Silence } from './silence.ts';
 
-export interface RequestSpec {
-  method: string;
-  path: string;
-  /** Header values are sent as given, names in the letter case given; `undefined` leaves a header out. */
-  headers?: Record<string, string | undefined>;
-  /** A raw body, sent as it is (broken JSON, an empty string). */
-  body?: string;
-  /** A value sent as JSON with content-type application/json unless the headers say otherwise. */
-  json?: unknown;
-  /** Rate-limit checks must reach the limit: no pacing for them. */
-  unpaced?: boolean;
-  /** A 429 is provoked on purpose: report it, do not wait it out. */
-  provokesLimit?: boolean;
-  /**
-   * Pass the request through the interface's authentication step (a key header, a signature, a token) with the
-   * profile's credentials. Checks that send wrong credentials on purpose set the headers themselves instead.
-   */
-  authenticate?: boolean;
-  /** Which of the profile's credentials the authentication step uses, where an interface has several (API keys). */
-  credential?: string;
-  /** The local address to send from (a loopback address other than 127.0.0.1, to come from outside a whitelist). */
-  from?: string;
-  label?: string;
-}
+export type { RequestSpec } from './request-spec.ts';
 
 /**
  * An interface's authentication, applied inside the client: it adds what the credentials call for and registers

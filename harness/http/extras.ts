@@ -6,7 +6,7 @@
  */
 import { matchOperation } from '../spec/load.ts';
 import type { LoadedSpec } from '../spec/types.ts';
-import type { RequestSpec } from './client.ts';
+import type { RequestSpec } from './request-spec.ts';
 
 export interface Extra {
   query?: Record<string, string>;

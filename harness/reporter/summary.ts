@@ -1,7 +1,6 @@
 import type { Exchange } from '../http/exchange.ts';
 import type { Level, Requirement } from '../spec/types.ts';
 import type { Evidence, Verdict, VerdictStatus } from '../verdicts.ts';
-import type { GateResult } from '../gate.ts';
 import type { WriteRecord } from '../writes.ts';
 
 /** Bumped when a field of summary.json changes meaning or goes away; schemas/summary.schema.json describes it. */
@@ -189,4 +188,29 @@ export function totalsOf(reqs: Array<Pick<Requirement, 'id'> & { status: Require
   const totals: Record<RequirementStatus, number> = { passed: 0, failed: 0, inconclusive: 0, 'not-tested': 0, 'not-applicable': 0, flagged: 0 };
   for (const r of reqs) totals[r.status]++;
   return totals;
+}
+
+/** A waiver of the gate (waivers.yaml): a known failure of one requirement, accepted until a day. */
+export interface Waiver {
+  requirement: string;
+  /** The profile name the waiver is for; absent: every target. */
+  target?: string;
+  reason: string;
+  acceptedBy: string;
+  /** The last day (UTC, YYYY-MM-DD) the waiver holds. */
+  expires: string;
+}
+
+/** What the gate made of a run against its baseline and waivers (harness/gate.ts applies it). */
+export interface GateResult {
+  failOn: 'any' | 'new';
+  baseline?: string;
+  /** interface:id of requirements failing now and not in the baseline (new to the spec ones included). */
+  newFailures: string[];
+  fixed: string[];
+  stillFailing: string[];
+  newRequirements: string[];
+  waived: Array<Waiver & { interface: string }>;
+  expiredWaivers: Waiver[];
+  unusedWaivers: Waiver[];
 }

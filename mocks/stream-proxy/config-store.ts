@@ -7,10 +7,10 @@ import path from 'node:path';
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { ReadingOf } from './choices.js';
-import { pruned, unknownMembers, type Shape } from './documents.js';
+import { pruned, unknownMembers, type DocName, type Shape } from './documents.js';
 import type { StreamProxyFault } from './faults.js';
 
-export type DocName = 'main' | 'sources' | 'apiProxy';
+export type { DocName };
 export const DOC_NAMES: readonly DocName[] = ['main', 'sources', 'apiProxy'];
 
 export const REVISION_HEADER: Record<DocName, string> = {

@@ -2,8 +2,10 @@
 // shown": the reference follows the layout a stream proxy of this kind uses (config.yml, source.yml, api-proxy.yml),
 // filled from the profile's settings so that the targets and the input the profile names are the ones it serves.
 import type { StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
-import type { DocName } from './config-store.js';
 import { PLANTED_SECRETS } from './planted.js';
+
+/** The three configuration documents a deployment keeps. */
+export type DocName = 'main' | 'sources' | 'apiProxy';
 
 export function initialDocuments(settings: StreamProxySettings, useUserDb: boolean, ipcheck = true): Record<DocName, unknown> {
   const main = {

@@ -87,6 +87,15 @@ export function publish(recorder: Recorder, secrets: Secrets, testInfo: TestInfo
   for (const n of recorder.notes) testInfo.annotations.push({ type: ANNOTATION.note, description: secrets.redact(n) });
   for (const c of recorder.cases) testInfo.annotations.push({ type: ANNOTATION.cases, description: JSON.stringify(c) });
   for (const r of recorder.readings) testInfo.annotations.push({ type: ANNOTATION.reading, description: secrets.redact(JSON.stringify(r)) });
+  // The operations the test's requests reached and the statuses they got (0: no answer), for the coverage table.
+  const operations: Record<string, number[]> = {};
+  for (const ex of recorder.exchanges) {
+    if (!ex.operation) continue;
+    const statuses = (operations[ex.operation] ??= []);
+    const status = ex.response?.status ?? 0;
+    if (!statuses.includes(status)) statuses.push(status);
+  }
+  if (Object.keys(operations).length) testInfo.annotations.push({ type: ANNOTATION.operations, description: JSON.stringify(operations) });
   if (recorder.plannedWaitMs > 0) testInfo.annotations.push({ type: ANNOTATION.plannedWait, description: String(Math.round(recorder.plannedWaitMs)) });
 }
 

@@ -48,7 +48,7 @@ export interface Verdict {
 }
 
 /** Annotation types the suites write and the conformance reporter reads. */
-export const ANNOTATION = { verdict: 'verdict', note: 'note', write: 'write', plannedWait: 'planned-wait', cases: 'property-cases', reading: 'open-point-reading' } as const;
+export const ANNOTATION = { verdict: 'verdict', note: 'note', write: 'write', plannedWait: 'planned-wait', cases: 'property-cases', reading: 'open-point-reading', operations: 'operations' } as const;
 
 /**
  * The reading of an open point a check saw the target take (`reading` in its spec's list), or, where the target did

@@ -10,13 +10,13 @@ import type { Profile } from '../profile/types.ts';
 import { isInterfaceName } from '../registry.ts';
 import { replayCassetteCommand, replayCommand } from '../replay-command.ts';
 import { loadSpec } from '../spec/load.ts';
-import type { OpenPoint } from '../spec/types.ts';
+import type { LoadedSpec, OpenPoint } from '../spec/types.ts';
 import { publishedTargets, secretsFor, type Target } from '../targets.ts';
 import { ANNOTATION, type Evidence, type SeenReading, type Verdict } from '../verdicts.ts';
 import type { WriteRecord } from '../writes.ts';
 import { CASSETTE_SCHEMA_VERSION, type Cassette } from './cassette.ts';
 import { writeSummaryReports } from './html.ts';
-import { RUN_START, SUMMARY_SCHEMA_VERSION, countedFailures, countedInconclusive, exitCodeOf, isCounted, mergeStatus, totalsOf, type Cause, type InterfaceResult, type OpenPointResult, type RequirementResult, type RunSummary } from './summary.ts';
+import { RUN_START, SUMMARY_SCHEMA_VERSION, countedFailures, countedInconclusive, exitCodeOf, isCounted, mergeStatus, totalsOf, type Cause, type InterfaceResult, type OpenPointResult, type OperationCoverage, type RequirementResult, type RunSummary } from './summary.ts';
 
 interface Collected {
   interfaceName: string;
@@ -39,6 +39,8 @@ export default class ConformanceReporter implements Reporter {
   private readonly collected: Collected[] = [];
   private readonly notes: string[] = [];
   private readonly writes: WriteRecord[] = [];
+  /** Per test, the operations its requests reached and the statuses they got. */
+  private readonly reached: Array<{ interfaceName: string; test: string; operations: Record<string, number[]> }> = [];
   private readonly properties: RunSummary['properties'] = [];
   private readonly broken: Array<{ test: string; error: string }> = [];
   private readonly timing: RunSummary['timing'] = [];
@@ -71,6 +73,7 @@ export default class ConformanceReporter implements Reporter {
       if (a.type === ANNOTATION.note) this.notes.push(`${interfaceName}: ${a.description}`);
       if (a.type === ANNOTATION.write) this.writes.push(JSON.parse(a.description) as WriteRecord);
       if (a.type === ANNOTATION.reading) this.readings.push({ interfaceName, test: title, ...(JSON.parse(a.description) as SeenReading) });
+      if (a.type === ANNOTATION.operations) this.reached.push({ interfaceName, test: title, operations: JSON.parse(a.description) as Record<string, number[]> });
       if (a.type === ANNOTATION.cases) this.properties.push({ interfaceName, test: title, ...(JSON.parse(a.description) as { property: string; runs: number }) });
     }
     const attachments = new Map(result.attachments.filter((a) => a.body).map((a) => [a.name, a.body!.toString('utf8')]));
@@ -250,7 +253,26 @@ export default class ConformanceReporter implements Reporter {
       notShown: spec.notShown.map((p) => this.openPointResult(p, target.interfaceName, profile)),
       totals: totalsOf(requirements),
       exercised: { applicable: documentReqs.length, judged, share: documentReqs.length ? judged / documentReqs.length : 0 },
+      operations: this.operationCoverage(spec.operations, target.interfaceName),
     };
+  }
+
+  /** Every operation of the spec: whether the run's requests reached it, the statuses they got, and those never seen. */
+  private operationCoverage(operations: LoadedSpec['operations'], interfaceName: string): OperationCoverage[] {
+    const mine = this.reached.filter((r) => r.interfaceName === interfaceName);
+    return operations.map((op) => {
+      const statuses = new Set<number>();
+      const tests = new Set<string>();
+      for (const r of mine) {
+        const got = r.operations[op.key];
+        if (!got) continue;
+        got.forEach((s) => statuses.add(s));
+        tests.add(r.test);
+      }
+      const documented = Object.keys(op.responses);
+      const unseen = documented.filter((d) => (d === 'default' ? ![...statuses].some((s) => !documented.includes(String(s)) && s !== 0) : !statuses.has(Number(d))));
+      return { operation: op.key, exercised: statuses.size > 0, statuses: [...statuses].sort((a, b) => a - b), unseen, tests: [...tests] };
+    });
   }
 
   /** An open point as the spec lists it, whether the profile states its reading, and the readings the checks saw. */

@@ -89,8 +89,25 @@ ${i.causes.length ? `<h3>Causes</h3><p>Each piece of evidence once, with every r
 <table><thead><tr><th>Requirement</th><th>Level</th><th>Verdict</th><th>What it says</th></tr></thead><tbody>
 ${reqs.map(renderRequirement).join('\n')}
 </tbody></table>
+${renderCoverage(i)}
 ${renderOpenPoints(i)}
 </section>`;
+}
+
+/**
+ * Operation coverage (Specmatic's API coverage report is the model): per operation of the spec, whether a request of
+ * the run reached it, the statuses it got, the documented ones it never got, and the tests that sent them.
+ */
+function renderCoverage(i: InterfaceResult): string {
+  if (!i.operations?.length) return '';
+  const reached = i.operations.filter((o) => o.exercised).length;
+  const rows = i.operations.map(
+    (o) =>
+      `<tr class="${o.exercised ? '' : 'not-tested'}" data-operation="${esc(o.operation)}"><td><code>${esc(o.operation)}</code></td><td>${o.exercised ? 'yes' : '<b>no</b>'}</td><td>${o.statuses.map((s) => (s === 0 ? 'no answer' : String(s))).join(', ')}</td><td>${o.unseen.map(esc).join(', ')}</td><td>${o.tests.length ? `<details><summary>${o.tests.length} test${o.tests.length > 1 ? 's' : ''}</summary>${o.tests.map(esc).join('<br>')}</details>` : ''}</td></tr>`,
+  );
+  return `<h3>Operation coverage</h3>
+<p>${reached} of the ${i.operations.length} operations of the spec were reached by a request of this run.</p>
+<table class="coverage"><thead><tr><th>Operation</th><th>Exercised</th><th>Statuses seen</th><th>Documented, never seen</th><th>Tests</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 /**

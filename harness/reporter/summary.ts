@@ -59,6 +59,20 @@ export interface InterfaceResult {
    * the profile leaves applicable and HTTP can observe.
    */
   exercised: { applicable: number; judged: number; share: number };
+  /** Operation coverage: per operation of the spec, whether a request of the run reached it and what it was answered. */
+  operations?: OperationCoverage[];
+}
+
+/** One operation of the spec, as the run's requests exercised it (Specmatic's API coverage is the model). */
+export interface OperationCoverage {
+  operation: string;
+  exercised: boolean;
+  /** The statuses its requests got (0: no answer), ascending. */
+  statuses: number[];
+  /** Statuses the spec documents for it (or "default") that no request of the run got. */
+  unseen: string[];
+  /** The tests whose requests reached it. */
+  tests: string[];
 }
 
 /** One open point of the spec and what the run saw of it. */

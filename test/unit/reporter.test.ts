@@ -115,3 +115,14 @@ test('a summary the reporter writes fits the published schema; one with a field 
   const { exitCode: _gone, ...without } = s;
   assert.ok(summaryProblems(without).length > 0);
 });
+
+test('the coverage table shows every operation of the spec: reached or not, the statuses seen and the documented ones never seen', () => {
+  const operations = [
+    { operation: 'GET /v2/status', exercised: true, statuses: [200, 401], unseen: ['403'], tests: ['reads'] },
+    { operation: 'POST /v2/log', exercised: false, statuses: [], unseen: ['200', '400'], tests: [] },
+  ];
+  const html = renderHtml(summaryOf({ ...mixed, operations }, false));
+  assert.match(html, /1 of the 2 operations of the spec were reached/);
+  assert.match(html, /data-operation="GET \/v2\/status"><td><code>GET \/v2\/status<\/code><\/td><td>yes<\/td><td>200, 401<\/td><td>403<\/td>/);
+  assert.match(html, /data-operation="POST \/v2\/log"><td><code>POST \/v2\/log<\/code><\/td><td><b>no<\/b><\/td>/);
+});

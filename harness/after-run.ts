@@ -20,6 +20,7 @@ export const AFTER_RUN_OPTIONS = {
   'fail-on': { type: 'string' },
   history: { type: 'string' },
   'flap-window': { type: 'string' },
+  'min-coverage': { type: 'string' },
 } as const;
 
 export const AFTER_RUN_HELP = `  --baseline FILE        compare with an earlier run's summary.json: the report and summary gain the requirements
@@ -29,6 +30,8 @@ export const AFTER_RUN_HELP = `  --baseline FILE        compare with an earlier 
                          count; an expired waiver fails the run; unused waivers are listed
   --history DIR          keep this run's summary in DIR (created if missing) and write trend/index.html in the report
                          folder: the share passed per interface over time, what changed since the run before, what flaps
+  --min-coverage N       fail the run (exit 1) when an interface's run judged less than N% of the requirements its
+                         profile leaves applicable (the generic ones included), for a gate that wants every rule tried
   --flap-window N        how many of the latest runs (same harness version and target) the flapping count looks at (10)
   --record               also write a signed acceptance record (acceptance/record.json and record.html in the
                          report folder), signed with the Ed25519 key in the variable the profile's recordSigningKey
@@ -41,6 +44,8 @@ export interface AfterRun {
   failOn: 'any' | 'new';
   history?: string;
   flapWindow: number;
+  /** --min-coverage: the least share (0..1) of applicable requirements each interface's run must judge. */
+  minCoverage?: number;
   /** With --record: the key, and the record's code (loaded only then: its Ed25519 code is of no use to other runs). */
   record?: { signingKey: Uint8Array; code: typeof import('./acceptance/record.ts') };
 }
@@ -85,13 +90,23 @@ export async function prepareAfterRun(values: Values, profile: Profile, profileF
       cannotRun(`--record: ${(e as Error).message}`);
     }
   }
-  return { profileFile, waivers, baseline, failOn, history: values.history, flapWindow, record };
+  let minCoverage: number | undefined;
+  if (values['min-coverage'] !== undefined) {
+    const n = Number(values['min-coverage']);
+    if (!Number.isFinite(n) || n < 0 || n > 100) cannotRun(`--min-coverage ${JSON.stringify(values['min-coverage'])}: give a percentage from 0 to 100`);
+    minCoverage = n / 100;
+  }
+  return { profileFile, waivers, baseline, failOn, history: values.history, flapWindow, record, minCoverage };
 }
 
 /** Applies the gate, writes the record and the trend; gives the summary whose exit code the command ends with. */
 export function finishRun(runDir: string, summary: RunSummary, o: AfterRun): RunSummary {
   if (o.waivers || o.baseline) {
     summary = applyGate(summary, { waivers: o.waivers, baseline: o.baseline, failOn: o.failOn, today: new Date().toISOString().slice(0, 10) });
+    writeSummaryReports(runDir, summary);
+  }
+  if (o.minCoverage !== undefined) {
+    summary = withCoverageGate(summary, o.minCoverage);
     writeSummaryReports(runDir, summary);
   }
   if (o.record) {
@@ -111,6 +126,17 @@ export function finishRun(runDir: string, summary: RunSummary, o: AfterRun): Run
     console.log(`conformance: trend of ${o.history}: ${path.relative(process.cwd(), trend)}`);
   }
   return summary;
+}
+
+/**
+ * --min-coverage: a run that judged too little of an interface fails (exit 1), unless it failed or could not decide
+ * already (exit 1 or 2 say more): a gate that wants every rule tried is not passed by a run that tried a few.
+ */
+export function withCoverageGate(s: RunSummary, least: number): RunSummary {
+  const short = s.interfaces.filter((i) => i.exercised.share < least);
+  if (short.length === 0 || s.exitCode !== 0) return s;
+  const which = short.map((i) => `${i.name} judged ${Math.round(i.exercised.share * 100)}%`).join(', ');
+  return { ...s, exitCode: 1, verdict: 'failed', exitReason: `coverage below the ${Math.round(least * 100)}% that --min-coverage asks: ${which}` };
 }
 
 /** What was counted and what was not, and why, in one line. */

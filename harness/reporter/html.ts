@@ -80,7 +80,7 @@ function renderInterface(i: InterfaceResult): string {
   const reqs = [...i.requirements].sort((a, b) => order[a.status] - order[b.status]);
   return `<section class="interface" id="${esc(i.name)}">
 <h2>${esc(i.name)}: ${esc(i.title)}</h2>
-<p>${totalsLine(i)}. The run judged ${i.exercised.judged} of the ${i.exercised.applicable} document requirements this profile leaves applicable (${Math.round(i.exercised.share * 100)}%).</p>
+<p>${totalsLine(i)}. The run judged ${i.exercised.judged} of the ${i.exercised.applicable} requirements this profile leaves applicable, the generic ones derived from the spec included (${Math.round(i.exercised.share * 100)}%).</p>
 <dl class="meta">
 <dt>Target</dt><dd>${esc(i.target?.baseUrl)}${i.target?.reference ? ' (embedded reference)' : ''}${i.target?.fault ? `, seeded fault <code>${esc(i.target.fault)}</code>` : ''}${i.target?.readings ? `, in the readings ${Object.entries(i.target.readings).map(([p, r]) => `<code>${esc(p)}=${esc(r)}</code>`).join(', ')}` : ''}</dd>
 <dt>Spec</dt><dd>${esc(i.spec.file)} <code title="sha256">${esc(i.spec.sha256.slice(0, 16))}</code>, from ${esc(i.spec.document)} (${esc(i.spec.section)})</dd>

@@ -55,8 +55,8 @@ export interface InterfaceResult {
   notShown: OpenPointResult[];
   totals: Record<RequirementStatus, number>;
   /**
-   * The document's own requirements (generic ones aside) that the run judged (passed, failed or flagged), out of those
-   * the profile leaves applicable and HTTP can observe.
+   * The requirements (the generic ones derived from the spec included) that the run judged (passed, failed or
+   * flagged), out of those the profile leaves applicable and HTTP can observe.
    */
   exercised: { applicable: number; judged: number; share: number };
   /** Operation coverage: per operation of the spec, whether a request of the run reached it and what it was answered. */

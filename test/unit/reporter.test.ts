@@ -126,3 +126,15 @@ test('the coverage table shows every operation of the spec: reached or not, the 
   assert.match(html, /data-operation="GET \/v2\/status"><td><code>GET \/v2\/status<\/code><\/td><td>yes<\/td><td>200, 401<\/td><td>403<\/td>/);
   assert.match(html, /data-operation="POST \/v2\/log"><td><code>POST \/v2\/log<\/code><\/td><td><b>no<\/b><\/td>/);
 });
+
+test('--min-coverage fails a passing run that judged too little of an interface, and leaves a failed run as it is', async () => {
+  const { withCoverageGate } = await import('../../harness/after-run.ts');
+  const low = { ...mixed, exercised: { applicable: 10, judged: 7, share: 0.7 } };
+  const passing = { ...summaryOf(low, false), exitCode: 0 as const, verdict: 'passed' as const };
+  const gated = withCoverageGate(passing, 0.8);
+  assert.equal(gated.exitCode, 1);
+  assert.match(gated.exitReason, /coverage below the 80% that --min-coverage asks: .* judged 70%/);
+  assert.equal(withCoverageGate(passing, 0.7).exitCode, 0);
+  const failing = { ...passing, exitCode: 2 as const };
+  assert.equal(withCoverageGate(failing, 0.8).exitCode, 2);
+});

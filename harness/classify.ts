@@ -7,17 +7,18 @@ import { HarnessError, TargetError, type Client } from './http/client.ts';
 import type { Secrets } from './secrets.ts';
 import { Inconclusive, NotTested, RequirementViolation } from './verdicts.ts';
 
+// expect() messages carry terminal colours; evidence and reports are read in a browser.
+const stripColours = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
 /** An error as Playwright may show it: its message and stack, redacted, and nothing else of the original. */
 export function redactedError(e: unknown, secrets: Secrets): Error {
   const out = new Error(secrets.redact(messageOf(e)));
-  out.stack = secrets.redact(e instanceof Error && e.stack ? e.stack.replace(/\u001b\[[0-9;]*m/g, '') : out.message);
+  out.stack = secrets.redact(e instanceof Error && e.stack ? stripColours(e.stack) : out.message);
   return out;
 }
 
-
 export function messageOf(e: unknown): string {
-  // expect() messages carry terminal colours; evidence is read in a browser.
-  return (e instanceof Error ? e.message : String(e)).replace(/\u001b\[[0-9;]*m/g, '');
+  return stripColours(e instanceof Error ? e.message : String(e));
 }
 
 /** The exchanges a deviation shows: those it names, the one that got no answer, or else what the check sent. */

@@ -3,6 +3,8 @@
  * (another letter case, a prefix), is registered here; `redact` replaces each occurrence with a token that names the
  * credential and the derivation, so that a cassette can be replayed with the credentials of another profile.
  */
+import { parseJson } from './parse-json.ts';
+
 export type Derivation = 'exact' | 'upper' | 'lower' | 'swapcase' | `prefix:${number}`;
 
 const TOKEN = /\{\{secret:([A-Za-z0-9_]+)(?:\|([a-z]+(?::\d+)?))?\}\}/g;
@@ -102,16 +104,12 @@ export class Secrets {
 
   /**
    * Registers the target's own secrets a JSON body carries: the string value of every member named in `members`
-   * (the spec's x-secret-members), at any depth, as `target_<member>`. A body that names none is not parsed.
+   * (the spec's x-secret-members), at any depth, as `target_<member>`. A body that names none is not parsed; `parsed`
+   * gives the body's JSON where the caller has parsed it already (undefined: not JSON).
    */
-  learnTargetSecrets(body: string | undefined, members: readonly string[]): void {
+  learnTargetSecrets(body: string | undefined, members: readonly string[], parsed: () => unknown = () => parseJson(body!)): void {
     if (!body || members.length === 0 || !members.some((m) => body.includes(`"${m}"`))) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(body);
-    } catch {
-      return;
-    }
+    const value = parsed();
     const names = new Set(members);
     const walk = (v: unknown): void => {
       if (Array.isArray(v)) v.forEach(walk);

@@ -11,6 +11,7 @@ import { checkResponse } from '../validation/responses.ts';
 import { cut, type Exchange } from './exchange.ts';
 import { withExtras, type Extra } from './extras.ts';
 import { Pacer } from './pacing.ts';
+import { parseJson } from '../parse-json.ts';
 import type { RequestSpec } from './request-spec.ts';
 import { GIVE_UP_AFTER, Silence } from './silence.ts';
 
@@ -322,8 +323,7 @@ export class Client {
       const timedOut = late || err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '') || /timeout/i.test(err.message);
       if (timedOut) silence.timedOut(origin);
       exchange.durationMs = Math.round((performance.now() - sentAt) * 10) / 10;
-      const s = `${timeoutMs} ms`;
-      exchange.error = late && headersAt !== undefined ? `answered ${res!.statusCode}, but the body did not finish within ${s}` : timedOut ? `no answer within ${s}` : `${err.code ?? err.name}: ${err.message}`;
+      exchange.error = late && headersAt !== undefined ? `answered ${res!.statusCode}, but the body did not finish within ${timeoutMs} ms` : timedOut ? `no answer within ${timeoutMs} ms` : `${err.code ?? err.name}: ${err.message}`;
       this.options.onExchange?.(exchange);
       throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange, timedOut ? 'no-answer' : 'broken');
     } finally {
@@ -333,11 +333,6 @@ export class Client {
     // harness's own doing, and an exception in it is never the target's deviation.
     try {
       silence.answered(origin);
-      // The target's own secrets (a provider's password in a configuration document) are redacted from here on.
-      if (this.options.spec?.secretMembers.length) {
-        secrets.learnTargetSecrets(text, this.options.spec.secretMembers);
-        secrets.learnTargetSecrets(typeof body === 'string' ? body : undefined, this.options.spec.secretMembers);
-      }
       const flatHeaders = flatten(res.headers);
       exchange.durationMs = Math.round((receivedAt - sentAt) * 10) / 10;
       exchange.response = { status: res.statusCode, headers: flatHeaders, body: cut(text) };
@@ -350,6 +345,11 @@ export class Client {
         }
         return parsed ?? undefined;
       };
+      // The target's own secrets (a provider's password in a configuration document) are redacted from here on; the
+      // answer is parsed once, for this and the checks alike.
+      const members = this.options.spec?.secretMembers ?? [];
+      secrets.learnTargetSecrets(text, members, () => parse()?.value);
+      secrets.learnTargetSecrets(typeof body === 'string' ? body : undefined, members);
       if (this.options.spec) {
         const p = checkResponse(this.options.spec, { method: spec.method, path: pathname, status: res.statusCode, headers: flatHeaders, body: text, parse }, op);
         if (p.schema.length || p.contentType.length || p.headers.length) {
@@ -399,13 +399,4 @@ function flatten(raw: Record<string, string | string[] | undefined>): Record<str
     return flat;
   }
   return raw as Record<string, string>;
-}
-
-function parseJson(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

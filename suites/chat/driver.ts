@@ -2,7 +2,7 @@
  * Drives chat clients against the target and holds every answer against the model (model.ts). A deviation names
  * the requirements whose breach explains it; the spec files turn deviations into verdicts.
  */
-import { answerKind as classify, type AnswerKind as SharedAnswerKind } from '../../harness/answers.ts';
+import { statusKind, type AnswerKind as SharedAnswerKind } from '../../harness/answers.ts';
 import type { components } from '../../generated/chat.ts';
 import type { Client, Reply } from '../../harness/http/client.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
@@ -143,7 +143,7 @@ export type AnswerKind = 'allowed' | 'limited' | 'refused' | 'no-verdict';
 const LIMITER_VIEW: Partial<Record<SharedAnswerKind, AnswerKind>> = { accepted: 'allowed', throttled: 'limited', refused: 'refused' };
 export function answerKind(status: number): AnswerKind {
   // The shared classification (harness/answers.ts), seen from the limiter: its 429 is the rule, not the environment.
-  return LIMITER_VIEW[classify({ status, headers: {} })] ?? 'no-verdict';
+  return LIMITER_VIEW[statusKind(status)] ?? 'no-verdict';
 }
 
 /** The target left the model's track: the client is not followed further (what follows would only echo it). */

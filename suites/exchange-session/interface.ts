@@ -25,28 +25,24 @@ export const exchangeSession: InterfaceDescriptor<'exchange-session', ReturnType
   // Live: the nonce range with the pool's first key proves the base URL, the login and the credential at once.
   // Reference (no pool): the nonce range without a token must be refused in the API's own way (JSON, not a page).
   probe: ({ settings, credentialEnv, credentials }) => {
-    const s = settings as ExchangeSessionSettings;
-    const key = poolKeyName(0);
-    const live = credentialEnv[`${key}_secret`] !== undefined || credentialEnv[`${key}_privateKey`] !== undefined;
-    const what = `GET ${pathOf(s, 'nonce')}${live ? ` with a session of ${key}` : ' without a token'}`;
-    const sessionOf = (name: string, env: string) => ({
-      request: { method: 'GET', path: pathOf(s, 'nonce'), authenticate: true, credential: name, label: `probe: ${name}` },
+    const nonce = pathOf(settings as ExchangeSessionSettings, 'nonce');
+    // The environment variables a pool key is read from (named in messages, never the values).
+    const variablesOf = (name: string) =>
+      Object.entries(credentialEnv)
+        .filter(([secret]) => secret.startsWith(`${name}_`))
+        .map(([, variable]) => variable)
+        .join(', ');
+    const sessionOf = (name: string) => ({
+      request: { method: 'GET', path: nonce, authenticate: true, credential: name, label: `probe: ${name}` },
       judge: (reply: Reply) => {
-        if (reply.status === 401 || reply.status === 403) return `GET ${pathOf(s, 'nonce')} with a session of ${name} was answered ${reply.status}: the target refused the pool's key ${name}; check its variables (${env})`;
-        return notTheApi(reply, `GET ${pathOf(s, 'nonce')} with a session of ${name}`);
+        if (reply.status === 401 || reply.status === 403) return `GET ${nonce} with a session of ${name} was answered ${reply.status}: the target refused the pool's key ${name}; check its variables (${variablesOf(name)})`;
+        return notTheApi(reply, `GET ${nonce} with a session of ${name}`);
       },
     });
+    if (!variablesOf(poolKeyName(0))) return { request: { method: 'GET', path: nonce, label: 'probe' }, judge: (reply) => notTheApi(reply, `GET ${nonce} without a token`) };
     // Every other key of the pool too, but those whose whitelist leaves this machine out: the target refuses them.
     const pool = (credentials as { keys?: PoolKeyEntry[] } | undefined)?.keys ?? [];
-    const others = live ? pool.flatMap((k, i) => (i > 0 && !k.whitelistExcludesHarness ? [sessionOf(poolKeyName(i), Object.values(poolVariables([k])).join(', '))] : [])) : [];
-    return {
-      request: { method: 'GET', path: pathOf(s, 'nonce'), ...(live ? { authenticate: true, credential: key } : {}), label: 'probe' },
-      judge: (reply) => {
-        if (live && (reply.status === 401 || reply.status === 403)) return `${what} was answered ${reply.status}: the target refused the session of the pool's first key; check its variables`;
-        return notTheApi(reply, what);
-      },
-      credentials: others,
-    };
+    return { ...sessionOf(poolKeyName(0)), credentials: pool.flatMap((k, i) => (i > 0 && !k.whitelistExcludesHarness ? [sessionOf(poolKeyName(i))] : [])) };
   },
   settingsHelp: [
     'exchange-session:',

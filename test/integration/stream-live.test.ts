@@ -52,6 +52,16 @@ async function get(url: string, p: string): Promise<{ status: number; json: unkn
   return { status: r.status, json: await r.json().catch(() => undefined) };
 }
 
+/** A run of the tests matching `grep`, journalling into `journalDir`, in a process group of its own so that a kill reaches Playwright's workers too. */
+function runToKill(file: string, grep: string, journalDir: string) {
+  return spawn(process.execPath, [...scriptArgs('conformance'), '--target', file, '--interfaces', 'stream-proxy', '--grep', grep, '--workers', '1'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, HARNESS_JOURNAL_DIR: journalDir, HARNESS_REPORT_DIR: freshDir('reports'), HARNESS_QUIET: '1' },
+    detached: true,
+    stdio: 'ignore',
+  });
+}
+
 /** What the test compares: the merged configuration, the api-proxy document and every user, by the reference's own account. */
 async function state(url: string): Promise<unknown> {
   return { config: (await get(url, '/api/v1/config')).json, apiProxy: (await get(url, '/api/v1/config/apiproxy')).json, users: (await get(url, '/__reference/users')).json };
@@ -82,13 +92,7 @@ describe('stream-proxy against a writable deployment: everything the run changed
   test('a run killed half way leaves changes that npm run restore puts back', { timeout: 180_000 }, async () => {
     const was = await state(reference.url);
     const file = profile('stream-killed', reference.url);
-    // Started in a process group of its own, so that the kill reaches Playwright's workers too.
-    const child = spawn(process.execPath, [...scriptArgs('conformance'), '--target', file, '--interfaces', 'stream-proxy', '--grep', 'revisions|proxy users', '--workers', '1'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, HARNESS_JOURNAL_DIR: journalDir, HARNESS_REPORT_DIR: freshDir('reports'), HARNESS_QUIET: '1' },
-      detached: true,
-      stdio: 'ignore',
-    });
+    const child = runToKill(file, 'revisions|proxy users', journalDir);
     // Half way: once the property has changed a document (its revision moved), not before.
     const first = JSON.stringify(was);
     for (let i = 0; i < 200 && JSON.stringify(await state(reference.url)) === first; i++) await sleep(50);
@@ -118,12 +122,7 @@ describe('stream-proxy against a writable deployment: everything the run changed
     });
     const dir = freshDir('journal-bouquet');
     const file = profile('stream-bouquet-killed', proxy.url);
-    const child = spawn(process.execPath, [...scriptArgs('conformance'), '--target', file, '--interfaces', 'stream-proxy', '--grep', 'saves a bouquet', '--workers', '1'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, HARNESS_JOURNAL_DIR: dir, HARNESS_REPORT_DIR: freshDir('reports'), HARNESS_QUIET: '1' },
-      detached: true,
-      stdio: 'ignore',
-    });
+    const child = runToKill(file, 'saves a bouquet', dir);
     try {
       for (let i = 0; i < 400 && !saved; i++) await sleep(50);
       assert.ok(saved, 'the run saved a bouquet');

@@ -19,7 +19,7 @@ import { journalFile } from './journal.ts';
 import { classify, evidenceOf, redactedError } from './classify.ts';
 import { Recorder, publish } from './recorder.ts';
 import { runRecordedProperty, type PropertySpec } from './property-runner.ts';
-import { recordGenericResponseChecks } from './response-checks.ts';
+import { recordGenericResponseChecks, recordStatusConformance } from './response-checks.ts';
 
 export { expect };
 export { deviation, reqTags, Inconclusive, NotTested, RequirementViolation } from './verdicts.ts';
@@ -168,6 +168,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     });
     await use(client);
     recordGenericResponseChecks(spec, recorder, testInfo.tags);
+    recordStatusConformance(spec, recorder, testInfo.tags);
   },
 
   verify: async ({ recorder, api, spec, secrets }, use) => {

@@ -15,6 +15,8 @@ export const ENV = {
   targets: 'HARNESS_TARGETS',
   runId: 'HARNESS_RUN_ID',
   grep: 'HARNESS_GREP',
+  /** --checks: the named generic checks the run selects (harness/generic/checks.ts). */
+  checks: 'HARNESS_CHECKS',
   reportDir: 'HARNESS_REPORT_DIR',
   shard: 'HARNESS_SHARD',
   /** Set by npm run merge-reports: the shards' run ids and the earliest start. */

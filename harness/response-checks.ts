@@ -4,6 +4,8 @@
  */
 import type { Recorder } from './recorder.ts';
 import type { LoadedSpec } from './spec/types.ts';
+import { selectedChecks } from './generic/checks.ts';
+import { documents } from './spec/statuses.ts';
 
 /**
  * Every response was validated against the spec when it arrived. A problem fails the generic requirement it belongs
@@ -11,14 +13,15 @@ import type { LoadedSpec } from './spec/types.ts';
  * be held to that check (a documented status with a schema, a media type, headers).
  */
 export function recordGenericResponseChecks(spec: LoadedSpec, recorder: Recorder, tags: string[]): void {
+  const selected = selectedChecks();
   const kinds = [
-    ['SCHEMA', 'schema'],
-    ['CONTENT-TYPE', 'contentType'],
-    ['HEADERS', 'headers'],
+    ['SCHEMA', 'schema', 'response-schema-conformance'],
+    ['CONTENT-TYPE', 'contentType', 'content-type-conformance'],
+    ['HEADERS', 'headers', 'response-headers-conformance'],
   ] as const;
-  for (const [suffix, key] of kinds) {
+  for (const [suffix, key, check] of kinds) {
     const id = `${spec.prefix}-GEN-${suffix}`;
-    if (!spec.requirements.some((r) => r.id === id)) continue;
+    if (!spec.requirements.some((r) => r.id === id) || !selected.has(check)) continue;
     const bad = recorder.exchanges.filter((ex) => ex.problems?.[key].length);
     if (bad.length > 0) {
       recorder.fail([id], bad.flatMap((ex) => ex.problems![key]).slice(0, 5).join('\n'), bad);
@@ -27,4 +30,27 @@ export function recordGenericResponseChecks(spec: LoadedSpec, recorder: Recorder
       else recorder.record(id, 'not-tested', `no response of this test had a documented status whose ${key === 'contentType' ? 'media type' : key} the spec gives`);
     }
   }
+}
+
+/**
+ * status-code-conformance (GEN-STATUS), judged on the answers of the tests that claim it (the generic checks' valid
+ * requests): each status is one the spec documents for the operation. A 429 decides nothing, and a 5xx belongs to
+ * GEN-NO-5XX and GEN-VALID-ACCEPTED.
+ */
+export function recordStatusConformance(spec: LoadedSpec, recorder: Recorder, tags: string[]): void {
+  const id = `${spec.prefix}-GEN-STATUS`;
+  if (!tags.includes(`@${id}`) || recorder.judged(id)) return;
+  const judged = recorder.exchanges.filter((ex) => ex.response && ex.operation && ex.response.status !== 429 && ex.response.status < 500);
+  const undocumented = judged.filter((ex) => {
+    const op = spec.operations.find((o) => o.key === ex.operation);
+    return op && !documents(op, ex.response!.status);
+  });
+  if (undocumented.length > 0) {
+    const what = undocumented.slice(0, 5).map((ex) => {
+      const op = spec.operations.find((o) => o.key === ex.operation)!;
+      return `${ex.operation} answered ${ex.response!.status} (documented: ${Object.keys(op.responses).join(', ')})`;
+    });
+    recorder.fail([id], what.join('\n'), undocumented);
+  } else if (judged.length > 0) recorder.record(id, 'passed');
+  else recorder.record(id, 'not-tested', 'no answer of this test had a status to judge');
 }

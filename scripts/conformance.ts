@@ -22,6 +22,7 @@ import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
 import { credentialVariables, interfacesInScope, missingCredentials, mountedUrl, secretsFor } from '../harness/targets.ts';
 import { PROBE_BLOCK, freshAddress } from '../harness/identity.ts';
+import { checksListing, selectedChecks } from '../harness/generic/checks.ts';
 
 const HELP = `npm run conformance -- [options]
 
@@ -36,6 +37,8 @@ Options:
   --seed N               fix the generated cases (printed by every run)
   --strict               failed "should" requirements count in the exit code too
   --grep RE              run only the tests whose title matches
+  --checks a,b           run only these named generic checks (the interfaces' own requirement tests still run);
+                         --checks list prints the registry: each check's name, requirement and what it holds
   --replay TOKEN         rerun one shrunk property case (from a failure's replay command); with --grep and --seed
   --fault IFACE:NAME     start the embedded reference with a seeded fault (npm run reference -- IFACE --list-faults);
                          repeat it for faults of several interfaces in one run
@@ -78,6 +81,7 @@ function parse() {
       readings: { type: 'string', multiple: true },
       unstated: { type: 'boolean' },
       grep: { type: 'string' },
+      checks: { type: 'string' },
       replay: { type: 'string' },
       workers: { type: 'string' },
       'max-minutes': { type: 'string' },
@@ -98,6 +102,17 @@ try {
 if (args.help) {
   console.log(HELP);
   process.exit(0);
+}
+if (args.checks === 'list') {
+  console.log(checksListing());
+  process.exit(0);
+}
+if (args.checks !== undefined) {
+  try {
+    selectedChecks(args.checks);
+  } catch (e) {
+    cannotRun((e as Error).message);
+  }
 }
 
 const profileFile = path.resolve(args.target ?? process.env.CONFORMANCE_TARGET ?? process.env[ENV.profile] ?? DEFAULT_PROFILE);
@@ -153,6 +168,7 @@ if (args.replay) {
   env[ENV.replay] = args.replay;
 }
 if (args.grep) env[ENV.grep] = args.grep;
+if (args.checks) env[ENV.checks] = args.checks;
 if (args.workers) env.HARNESS_WORKERS = args.workers;
 if (args.quiet) env.HARNESS_QUIET = '1';
 for (const one of args.fault ?? []) {

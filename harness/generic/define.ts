@@ -1,158 +1,171 @@
-import type { Client, Reply, RequestSpec } from '../http/client.ts';
-import { test } from '../fixtures.ts';
-import { NotTested, deviation, reqTags } from '../verdicts.ts';
+/**
+ * The generic layer of a suite: one test per request check of the registry (harness/generic/checks.ts), run over
+ * every operation of the interface's spec. Requests go through the interface's own authentication step (a token after
+ * a signed login, a fresh nonce, a per-request signature); the suite's hooks give what the spec alone cannot (an id an
+ * earlier request created, a fresh user to update, a credential of another role).
+ */
+import { test, type Identity } from '../fixtures.ts';
+import { Inconclusive, NotTested, RequirementViolation, deviation, reqTags } from '../verdicts.ts';
+import { classify } from '../classify.ts';
 import { loadSpec } from '../spec/load.ts';
-import type { Operation } from '../spec/types.ts';
+import type { LoadedSpec, Operation } from '../spec/types.ts';
 import type { Profile } from '../profile/types.ts';
+import type { Client, RequestSpec } from '../http/client.ts';
 import type { Secrets } from '../secrets.ts';
 import type { WriteJournal } from '../writes.ts';
-import { badBodies, validValue } from './bodies.ts';
+import type { Target } from '../targets.ts';
+import { CHECKS, selectedChecks, type RequestCheckName } from './checks.ts';
+import { REQUEST_CHECKS, type Finding, type OperationContext, type Prepared } from './request-checks.ts';
 import { validRequest } from './requests.ts';
+
+/** What a suite's generic hooks may use: the test's fixtures. */
+export interface GenericContext {
+  api: Client;
+  secrets: Secrets;
+  identity: Identity;
+  writes: WriteJournal;
+  profile: Profile;
+  target: Target;
+  spec: LoadedSpec;
+  settings: any;
+}
+
+/** The interface's part of the generic requests, made once per test. */
+export interface OperationSource {
+  /**
+   * A valid request of the operation, sent through the interface's authentication step (`authenticate`, `credential`),
+   * fresh on each call (a write's own request is valid once); by default the spec's, from its schemas.
+   */
+  valid?(op: Operation, credential?: string): Promise<Prepared | undefined> | Prepared | undefined;
+  /** The credential that carries a role the operation refuses (see Operation.refusedRoles), or why the run has none. */
+  otherRole?(role: string, op: Operation): Promise<{ credential?: string } | { missing: string }> | { credential?: string } | { missing: string };
+  /** Why this target needs no credentials for the operation (authentication switched off), if it does not. */
+  unsecured?(op: Operation): string | undefined;
+  /**
+   * Called before any request to a write operation is sent (a valid one, bad input, a control): the suite journals
+   * what the request could change, should a target take it, so that it is put back when the test ends.
+   */
+  beforeWrite?(op: Operation, request: RequestSpec): Promise<void> | void;
+  /** Undoes what the test's valid requests changed, once it ends. */
+  done?(): Promise<void>;
+}
 
 export interface GenericHooks {
   /** Headers every request of this interface carries (a fresh client identity, for instance). */
-  baseHeaders?: (ctx: { address: () => string }) => Record<string, string>;
-  /** Headers that carry valid credentials for an operation. */
-  credentials?: (op: Operation, secrets: Secrets) => Record<string, string>;
-  /** Headers with credentials that are wrong (a made-up key), for the auth check. */
-  wrongCredentials?: (op: Operation, secrets: Secrets) => Record<string, string>;
+  baseHeaders?: (identity: Identity) => Record<string, string>;
   /** Whether the profile leaves the operation enabled. */
   enabled?: (op: Operation, profile: Profile) => boolean;
   /** Documented statuses that may also answer when the operation is disabled (the document does not order checks). */
   whenDisabled?: number[];
-  /** Parameter values the target must supply (an id an earlier request created), by parameter name. */
-  values?: (op: Operation, ctx: { api: Client; secrets: Secrets }) => Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** The interface's fixture for the generic requests. */
+  source?: (ctx: GenericContext) => Promise<OperationSource> | OperationSource;
 }
 
-const OTHER_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
+/** The spec's own valid request, authenticated where the operation is secured. */
+export function specRequest(spec: LoadedSpec, op: Operation, values?: Record<string, unknown>, credential?: string): Prepared {
+  return { request: { ...validRequest(spec, op, values), ...(op.security.length ? { authenticate: true, credential } : {}) } };
+}
+
+/** Response checks a request check's test carries: what its answers are also held to. */
+function carried(name: RequestCheckName, spec: LoadedSpec, selected: ReadonlySet<string>): string[] {
+  if (name !== 'positive-data-acceptance') return [];
+  const p = spec.prefix;
+  const documented = spec.operations.flatMap((op) => Object.values(op.responses).filter((r) => /^2/.test(r.status)));
+  const ids = [
+    // A success the spec gives no body or media type cannot break GEN-SCHEMA or GEN-CONTENT-TYPE: not claimed then.
+    ...(documented.some((r) => r.schema) && selected.has('response-schema-conformance') ? [`${p}-GEN-SCHEMA`] : []),
+    ...(documented.some((r) => r.contentType) && selected.has('content-type-conformance') ? [`${p}-GEN-CONTENT-TYPE`] : []),
+    ...(selected.has('response-headers-conformance') && spec.operations.some((op) => Object.values(op.responses).some((r) => /^2/.test(r.status) && Object.keys(r.headers).length > 0)) ? [`${p}-GEN-HEADERS`] : []),
+    ...(selected.has('status-code-conformance') ? [`${p}-GEN-STATUS`] : []),
+  ];
+  return ids.filter((id) => spec.requirements.some((r) => r.id === id));
+}
 
 /**
- * The checks derived from a spec for every operation, as schema-driven testers do: a valid request gets a
- * documented answer in the documented form; bad input gets a 4xx, never a 5xx; credentials are required where
- * the spec says so; a method the path does not serve gets its documented answer.
+ * The generic checks for every operation of an interface, as schema-driven testers do: one test per selected request
+ * check (`--checks`); its findings on each operation become one verdict per requirement.
  */
 export function defineGenericChecks(interfaceName: string, hooks: GenericHooks = {}): void {
   const spec = loadSpec(interfaceName);
-  const p = spec.prefix;
-  const has = (suffix: string) => spec.requirements.some((r) => r.id === `${p}-GEN-${suffix}`);
+  const has = (suffix: string) => spec.requirements.some((r) => r.id === `${spec.prefix}-${suffix}`);
+  const selected = selectedChecks();
 
   test.describe('generic checks derived from the spec', () => {
-    for (const op of spec.operations) {
-      const base = (ctx: { address: () => string }, secrets: Secrets): Record<string, string> => ({
-        ...(hooks.baseHeaders?.(ctx) ?? {}),
-        ...(hooks.credentials?.(op, secrets) ?? {}),
-      });
+    for (const check of CHECKS) {
+      if (check.kind !== 'request') continue;
+      const impl = REQUEST_CHECKS[check.name];
+      const ops = spec.operations.filter((op) => impl.applies(op, spec));
+      const own = impl.judges.filter((suffix) => has(suffix) && (selected.has(check.name) || (suffix === 'GEN-NO-5XX' && selected.has('not-a-server-error'))));
+      const ids = [...own.map((s) => `${spec.prefix}-${s}`), ...carried(check.name, spec, selected)];
+      if (ops.length === 0 || ids.length === 0) continue;
 
-      // A request a conforming target would accept on this operation writes, and the profile may forbid that.
-      const writeForbidden = (enabled: boolean, writes: WriteJournal) => Boolean(op.write) && enabled && !writes.allowed;
-
-      // A success the spec gives no body or media type cannot break GEN-SCHEMA or GEN-CONTENT-TYPE: not claimed then.
-      const successes = Object.values(op.responses).filter((r) => /^2/.test(r.status));
-      const claims = [
-        ...(successes.some((r) => r.schema) ? [`${p}-GEN-SCHEMA`] : []),
-        ...(successes.some((r) => r.contentType) ? [`${p}-GEN-CONTENT-TYPE`] : []),
-        `${p}-GEN-VALID-ACCEPTED`,
-      ];
-      test(`${op.key}: a valid request gets a documented success in the documented form`, { tag: reqTags(...claims) }, async ({ api, verify, notApplicable, secrets, identity, writes, profile }) => {
-        const enabled = hooks.enabled?.(op, profile) ?? true;
-        if (writeForbidden(enabled, writes)) {
-          for (const id of claims) notApplicable(id, `${op.key} writes (${op.write}) and the profile does not allow writes`);
-          return;
+      test(`${check.name}: ${check.summary}`, { tag: reqTags(...ids) }, async ({ api, verify, notApplicable, secrets, identity, writes, profile, target }) => {
+        const settings = profile.interfaces[interfaceName as keyof Profile['interfaces']]?.settings;
+        const source = (await hooks.source?.({ api, secrets, identity, writes, profile, target, spec, settings })) ?? {};
+        const findings: Finding[] = [];
+        try {
+          for (const op of ops) findings.push(...(await runOn(op)));
+        } finally {
+          await source.done?.();
         }
-        const valid = validRequest(spec, op, await hooks.values?.(op, { api, secrets }));
-        const req: RequestSpec = { ...valid, headers: { ...valid.headers, ...base(identity, secrets) }, label: 'valid request' };
-        // The client validated the answer against the spec (GEN-SCHEMA, GEN-CONTENT-TYPE); here, that it is a success.
-        await verify(`${p}-GEN-VALID-ACCEPTED`, async () => {
-          const r = await api.send(req);
-          const successes = Object.keys(op.responses).filter((s) => /^2/.test(s));
-          const refusals = enabled ? [] : (hooks.whenDisabled ?? []).map(String);
-          if (successes.includes(String(r.status)) || refusals.includes(String(r.status))) return;
-          // The request uses only what every reading of the document accepts; where a refusal could still rest on a
-          // point the document does not show (which chat roles are allowed, say), it is no evidence against the target.
-          if (op.validRequestOpen && r.status >= 400 && r.status < 500) {
-            throw new NotTested(`${op.key} refused the valid request with ${r.status}; whether it may rests on what the document does not show (${op.validRequestOpen.join(', ')})`);
+        for (const suffix of own) {
+          const id = `${spec.prefix}-${suffix}`;
+          const mine = findings.filter((f) => f.requirement === suffix);
+          if (mine.length > 0 && mine.every((f) => f.outcome === 'not-applicable')) {
+            notApplicable(id, [...new Set(mine.map((f) => f.message))].join('; '));
+            continue;
           }
-          throw deviation(`${op.key} answered the valid request ${r.status} ${r.text.slice(0, 200)}`, `${[...successes, ...refusals].join(' or ')} (documented: ${Object.keys(op.responses).join(', ')})`);
-        });
-      });
-
-      test(`${op.key}: bad input gets a 4xx, never a 5xx`, { tag: reqTags(`${p}-GEN-NO-5XX`, `${p}-GEN-REFUSAL-STATUS`) }, async ({ api, verify, secrets, identity, writes, profile }) => {
-        const enabled = hooks.enabled?.(op, profile) ?? true;
-        // The path of a valid request (its parameters filled in): only the body, the query or the headers are bad.
-        const path = validRequest(spec, op, await hooks.values?.(op, { api, secrets })).path.split('?')[0];
-        const cases: Array<RequestSpec & { label: string; certainlyRefused?: boolean }> = [];
-        if (op.hasRequestBody) {
-          for (const b of badBodies(spec.doc, op.requestSchema, op.requestBodyRequired)) {
-            if (writeForbidden(enabled, writes) && !b.certainlyRefused) continue;
-            cases.push({ method: op.method, path, body: b.body, headers: { 'content-type': 'application/json', ...base(identity, secrets) }, label: b.label, certainlyRefused: b.certainlyRefused && enabled });
-          }
-          const valid = JSON.stringify(validValue(spec.doc, op.requestSchema));
-          // Sent as text/plain, a valid body may be accepted even where the operation is switched off: kept conservative.
-          if (!op.write || writes.allowed) cases.push({ method: op.method, path, body: valid, headers: { 'content-type': 'text/plain', ...base(identity, secrets) }, label: 'JSON sent as text/plain' });
+          await verify(id, () => conclude(mine));
         }
-        if (!writeForbidden(enabled, writes) || op.hasRequestBody) {
-          const odd = { method: op.method, path: `${path}?%zz=%%&a[b]=1`, headers: { ...base(identity, secrets), 'x-conformance-odd': 'ä\u00ff', accept: 'application/xml' }, label: 'odd query and headers' };
-          if (op.hasRequestBody) Object.assign(odd, { body: '{"broken"', headers: { ...odd.headers, 'content-type': 'application/json' } });
-          cases.push(odd);
-        }
-        const replies: Array<{ c: (typeof cases)[number]; r: Reply }> = [];
-        // Sent inside the verdict of GEN-NO-5XX: bad input that gets no answer at all (a dropped connection) breaks it too.
-        await verify(`${p}-GEN-NO-5XX`, async () => {
-          for (const c of cases) replies.push({ c, r: await api.send(c) });
-          const bad = replies.filter(({ r }) => r.status >= 500);
-          if (bad.length) throw deviation(bad.map(({ c, r }) => `${c.label}: ${r.status}`).join('; '));
-          if (replies.length === 0) throw new NotTested(`no bad input can be sent to ${op.key} under this profile`);
-        });
-        await verify(`${p}-GEN-REFUSAL-STATUS`, () => {
-          if (replies.length === 0) throw new NotTested(`no answer to bad input to judge for ${op.key}`);
-          // Where the spec documents a 400, a body the schema certainly refuses must get a documented 4xx
-          // (another documented refusal may apply first: the documents do not order their checks).
-          const documented4xx = Object.keys(op.responses).map(Number).filter((s) => s >= 400 && s < 500);
-          const wrong = replies.filter(({ c, r }) => {
-            if (r.status >= 500) return false; // judged by GEN-NO-5XX
-            if (c.certainlyRefused && documented4xx.includes(400)) return !documented4xx.includes(r.status);
-            return r.status >= 300 && r.status < 400;
-          });
-          if (wrong.length) throw deviation(wrong.map(({ c, r }) => `${c.label}: ${r.status}`).join('; ') + (documented4xx.includes(400) ? ` (documented: ${documented4xx.join(', ')})` : ''));
-        });
-      });
 
-      if (op.security.length > 0 && has('AUTH') && hooks.credentials) {
-        test(`${op.key}: refused without credentials or with wrong ones`, { tag: reqTags(`${p}-GEN-AUTH`) }, async ({ api, verify, secrets, identity }) => {
-          const statuses: number[] = Object.keys(op.responses).map(Number).filter((s) => s === 401 || s === 403);
-          await verify(`${p}-GEN-AUTH`, async () => {
-            const valid = validRequest(spec, op, await hooks.values?.(op, { api, secrets }));
-            const none = await api.send({ ...valid, headers: { ...valid.headers, ...(hooks.baseHeaders?.(identity) ?? {}) }, label: 'no credentials' });
-            const wrong = await api.send({ ...valid, headers: { ...valid.headers, ...(hooks.baseHeaders?.(identity) ?? {}), ...(hooks.wrongCredentials?.(op, secrets) ?? {}) }, label: 'wrong credentials' });
-            for (const [what, r] of [['without credentials', none], ['with wrong credentials', wrong]] as const) {
-              const ok = statuses.length ? statuses.includes(r.status) : r.status >= 400 && r.status < 500;
-              if (!ok) throw deviation(`${op.key} ${what}: status ${r.status}, expected ${statuses.length ? statuses.join(' or ') : 'a 4xx'}`);
-            }
-          });
-        });
-      }
-
-      if (op.wrongMethod && has('WRONG-METHOD')) {
-        const served = spec.operations.filter((o) => o.path === op.path).map((o) => o.method);
-        // One test per path, from its first operation.
-        if (spec.operations.find((o) => o.path === op.path) !== op) continue;
-        test(`${op.path}: a method it does not serve gets the documented answer`, { tag: reqTags(`${p}-GEN-WRONG-METHOD`) }, async ({ api, verify, secrets, identity, profile }) => {
-          const wm = op.wrongMethod!;
+        async function runOn(op: Operation): Promise<Finding[]> {
           const enabled = hooks.enabled?.(op, profile) ?? true;
-          const acceptable = new Set([wm.status, ...(enabled ? [] : hooks.whenDisabled ?? [])]);
-          await verify(`${p}-GEN-WRONG-METHOD`, async () => {
-            for (const method of OTHER_METHODS.filter((m) => !served.includes(m))) {
-              // With the operation's valid body, so that the method is the only thing wrong with the request.
-              const valid = validRequest(spec, op, await hooks.values?.(op, { api, secrets }));
-              const r = await api.send({ ...valid, method, headers: { ...valid.headers, ...base(identity, secrets) }, label: `${method} on ${op.path}` });
-              if (!acceptable.has(r.status)) throw deviation(`${method} ${op.path}: status ${r.status}, documented ${wm.status}`);
-              if (r.status !== wm.status) continue;
-              if (wm.error && r.json?.error !== wm.error) throw deviation(`${method} ${op.path}: error ${JSON.stringify(r.json?.error)}, documented ${wm.error}`);
-              if (wm.message && r.json?.message !== wm.message) throw deviation(`${method} ${op.path}: message ${JSON.stringify(r.json?.message)}, documented ${JSON.stringify(wm.message)}`);
-            }
-          });
-        });
-      }
+          const ctx: OperationContext = {
+            spec,
+            op,
+            send: async (request) => {
+              if (op.write) await source.beforeWrite?.(op, request);
+              return api.send(request);
+            },
+            secrets,
+            enabled,
+            whenDisabled: hooks.whenDisabled ?? [],
+            writesAllowed: writes.allowed,
+            baseHeaders: hooks.baseHeaders?.(identity) ?? {},
+            valid: async (credential) => (await source.valid?.(op, credential)) ?? specRequest(spec, op, {}, credential),
+            unsecured: () => source.unsecured?.(op),
+            otherRoles: async () =>
+              Promise.all(
+                op.refusedRoles.map(async (role) => {
+                  const c = (await source.otherRole?.(role, op)) ?? { missing: `the run has no credential of the role ${role}` };
+                  return 'missing' in c ? { role, missing: c.missing } : { role, credential: c.credential };
+                }),
+              ),
+          };
+          try {
+            return await impl.run(ctx);
+          } catch (e) {
+            // One operation's trouble (no answer, a harness error) is judged on its own; the others still run.
+            const c = await classify(e, api);
+            const outcome = c.kind === 'deviation' || c.kind === 'no-answer' ? 'broken' : c.kind === 'not-tested' ? 'not-tested' : 'inconclusive';
+            const exchanges = e instanceof RequirementViolation ? e.exchanges : undefined;
+            return impl.judges.map((requirement) => ({ requirement, outcome, message: `${op.key}: ${c.message}`, exchanges }));
+          }
+        }
+      });
     }
   });
+}
+
+/** One verdict from every operation's finding: broken anywhere fails it; else a pass needs one operation that held. */
+function conclude(findings: Finding[]): void {
+  const broken = findings.filter((f) => f.outcome === 'broken');
+  if (broken.length) {
+    const expected = [...new Set(broken.flatMap((f) => (f.expected ? [f.expected] : [])))].join('; ') || undefined;
+    throw deviation(broken.map((f) => f.message).join('\n'), expected, broken.flatMap((f) => f.exchanges ?? []));
+  }
+  if (findings.some((f) => f.outcome === 'held')) return;
+  const inconclusive = findings.filter((f) => f.outcome === 'inconclusive');
+  if (inconclusive.length) throw new Inconclusive(inconclusive.map((f) => f.message).join('\n'));
+  throw new NotTested(findings.filter((f) => f.outcome !== 'held').map((f) => f.message).join('\n') || 'no operation to judge');
 }

@@ -271,7 +271,14 @@ export default class ConformanceReporter implements Reporter {
         tests.add(r.test);
       }
       const documented = Object.keys(op.responses);
-      const unseen = documented.filter((d) => (d === 'default' ? ![...statuses].some((s) => !documented.includes(String(s)) && s !== 0) : !statuses.has(Number(d))));
+      // A range ("4XX") was seen when a status of it was that no exact documented status claims.
+      const exact = (s: number) => documented.includes(String(s));
+      const seen = (d: string) => {
+        if (d === 'default') return [...statuses].some((s) => !exact(s) && !documented.includes(`${String(s)[0]}XX`) && s !== 0);
+        if (/^[1-5]XX$/i.test(d)) return [...statuses].some((s) => String(s)[0] === d[0] && !exact(s));
+        return statuses.has(Number(d));
+      };
+      const unseen = documented.filter((d) => !seen(d));
       return { operation: op.key, exercised: statuses.size > 0, statuses: [...statuses].sort((a, b) => a - b), unseen, tests: [...tests] };
     });
   }

@@ -44,6 +44,13 @@ export function genericRequirements(prefix: string, operations: Operation[], sch
       operations: all,
     },
   ];
+  reqs.push({
+    id: `${prefix}-GEN-STATUS`,
+    level: 'should',
+    text: 'Every answer to a generic check has a status the spec documents for its operation (a 429 decides nothing; a 5xx is judged by GEN-NO-5XX and GEN-VALID-ACCEPTED).',
+    source: 'Spec: the documented responses of each operation. A should: the documents show the statuses of their examples, not a closed list.',
+    operations: all,
+  });
   const withHeaders = operations.filter((op) => Object.values(op.responses).some((r) => Object.keys(r.headers).length > 0));
   if (withHeaders.length > 0) {
     reqs.push({
@@ -62,6 +69,16 @@ export function genericRequirements(prefix: string, operations: Operation[], sch
       text: 'An operation that needs credentials refuses a request without them or with wrong ones.',
       source: 'Spec: the security requirement of each operation.',
       operations: secured.map((op) => op.key),
+    });
+  }
+  const reserved = operations.filter((op) => op.refusedRoles.length > 0);
+  if (reserved.length > 0) {
+    reqs.push({
+      id: `${prefix}-GEN-ROLE`,
+      level: 'must',
+      text: 'An operation the document reserves to one role refuses a valid credential of another role (the profile names it): a user token on an admin endpoint, a key without trading permission placing an order.',
+      source: 'Spec: x-refused-roles of each operation, or the security scheme that alone secures it (x-refuses-other-roles).',
+      operations: reserved.map((op) => op.key),
     });
   }
   const wrongMethod = operations.filter((op) => op.wrongMethod);

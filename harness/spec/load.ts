@@ -146,6 +146,7 @@ function flattenOperations(doc: any): Operation[] {
         path: p,
         operationId: op.operationId,
         security: [...new Set(security.flatMap((s) => Object.keys(s)))],
+        refusedRoles: refusedRoles(doc, op, security),
         enabledBy: op['x-enabled-by'],
         write: op['x-write'],
         hasRequestBody: Boolean(body),
@@ -154,12 +155,22 @@ function flattenOperations(doc: any): Operation[] {
         responses: flattenResponses(doc, op.responses ?? {}),
         wrongMethod: item['x-wrong-method'],
         validRequestOpen: op['x-valid-request-open'] === undefined ? undefined : [op['x-valid-request-open']].flat(),
+        acceptedWhileBusy: op['x-accepted-while-busy'],
         pathSetting: item['x-path-setting'],
         parameters: parametersOf(doc, [...(item.parameters ?? []), ...(op.parameters ?? [])]),
       });
     }
   }
   return ops;
+}
+
+/** See Operation.refusedRoles. */
+function refusedRoles(doc: any, op: any, security: any[]): string[] {
+  if (op['x-refused-roles']) return [op['x-refused-roles']].flat();
+  const names = [...new Set(security.flatMap((s) => Object.keys(s)))];
+  const schemes = doc.components?.securitySchemes ?? {};
+  if (names.length !== 1 || !schemes[names[0]]?.['x-refuses-other-roles']) return [];
+  return Object.keys(schemes).filter((n) => n !== names[0]);
 }
 
 /** Operation-level parameters override path-level ones of the same name and place. */

@@ -56,6 +56,11 @@ export interface Operation {
   path: string;
   operationId?: string;
   security: string[]; // names of security schemes that apply
+  /**
+   * Roles whose valid credential the operation must refuse: `x-refused-roles` of the operation, else, for an
+   * operation secured by one scheme alone that says `x-refuses-other-roles`, the spec's other schemes.
+   */
+  refusedRoles: string[];
   enabledBy?: string;
   write?: string;
   hasRequestBody: boolean;
@@ -67,6 +72,11 @@ export interface Operation {
   parameters: Parameter[];
   /** x-valid-request-open: the open points (one id or a list) a refusal of a request valid by the spec could rest on. */
   validRequestOpen?: string[];
+  /**
+   * x-accepted-while-busy: when the documented success answers any request while the operation is busy (an update
+   * already pending), and so bad input too; the generic checks then hold no success against a bad request.
+   */
+  acceptedWhileBusy?: string;
   /** x-path-setting of the path item: the profile setting that says where a target serves the operation. */
   pathSetting?: string;
 }

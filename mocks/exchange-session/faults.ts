@@ -15,6 +15,11 @@ export const faults = [
     undecided: ['A-NONCE-IN-RANGE', 'A-NONCE-GREATER', 'A-NONCE-REUSE', 'A-NONCE-REQUIRED'],
   },
   {
+    name: 'read-only-key-trades',
+    description: 'Checks a session\'s token but not its key\'s permissions: a key issued without trading permission places orders.',
+    violates: ['A-GEN-ROLE'],
+  },
+  {
     name: 'nonce-equal-accepted',
     description: 'Compares a write\'s nonce with `>=` instead of `>`, so the nonce equal to the last accepted one is accepted again.',
     violates: ['A-NONCE-REUSE'],

@@ -36,6 +36,11 @@ export interface ApiKey {
   /** ECDSA only: the uncompressed point, the key's identity whatever its PEM looks like. */
   point?: string;
   whitelist?: net.BlockList;
+  /**
+   * false: a key issued without trading permission (a read-only key). The document shows no permissions, but
+   * exchanges issue such keys; the reference makes one when its creation body says `trading: false`.
+   */
+  trading: boolean;
 }
 
 export interface CreatedKey {
@@ -100,6 +105,7 @@ export class KeyStore {
     const type = typeof fields.type === 'string' ? fields.type.toUpperCase() : undefined;
     if (type !== 'HMAC' && type !== 'ECDSA') return refuse('BAD_REQUEST', 'type must be HMAC or ECDSA.');
     if (fields.name !== undefined && typeof fields.name !== 'string') return refuse('BAD_REQUEST', 'name must be a string.');
+    if (fields.trading !== undefined && typeof fields.trading !== 'boolean') return refuse('BAD_REQUEST', 'trading must be true or false.');
 
     const listed = fields.whitelist ?? this.defaultWhitelist;
     let whitelist: net.BlockList | undefined;
@@ -119,7 +125,7 @@ export class KeyStore {
     const user = this.newUser();
     let keyId = digits(12);
     while (this.byId.has(keyId)) keyId = digits(12);
-    const key: ApiKey = { keyId, type, name: typeof fields.name === 'string' ? fields.name : `${type} key`, userId: user.userId, publicKey: '', whitelist };
+    const key: ApiKey = { keyId, type, name: typeof fields.name === 'string' ? fields.name : `${type} key`, userId: user.userId, publicKey: '', whitelist, trading: fields.trading !== false };
     this.byId.set(keyId, key);
     if (type === 'HMAC') {
       const raw = randomBytes(32);

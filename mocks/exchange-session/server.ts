@@ -360,6 +360,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   }
 
   function prepareSubmit(session: Session, body: unknown): Prepared {
+    if (keys.keyById(session.keyId)?.trading === false && !on('read-only-key-trades')) return refuse('KEY_SCOPE', 'This API key has no trading permission.');
     if (!isObject(body)) return refuse('INVALID_ORDER', 'The order command must be a JSON object.');
     const { fields, constants } = orderSettings;
     // A profile that names a client order id member takes the reading client-order-id-required.

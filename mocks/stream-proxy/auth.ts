@@ -27,7 +27,9 @@ export class Auth {
   /** undefined when an admin endpoint may answer; otherwise the refusal (401 by default). */
   admin(req: http.IncomingMessage): Reply | undefined {
     const token = bearer(req);
-    const valid = token !== undefined && [...this.adminTokens].some((t) => same(t, token));
+    // The fault: one token check for both roles, so the user token opens the admin endpoints too.
+    const userToo = this.on('user-token-reaches-admin') && token !== undefined && this.secrets.userToken !== undefined && same(this.secrets.userToken, token);
+    const valid = token !== undefined && ([...this.adminTokens].some((t) => same(t, token)) || userToo);
     // The fault: web auth off, yet a request without a token is sent to a login page, as a framework's session guard would.
     if (!this.settings.webAuthEnabled && this.on('web-auth-off-login-redirect') && token === undefined) return { status: 302, text: 'Found. Redirecting to /login', headers: { location: '/login' } };
     if (!this.settings.webAuthEnabled && !this.on('web-auth-always')) {

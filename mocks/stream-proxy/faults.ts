@@ -150,6 +150,11 @@ export const faults = [
     collateral: ['B-GEN-AUTH'],
   },
   {
+    name: 'user-token-reaches-admin',
+    description: 'Checks tokens against one list that holds the user token too: a user token opens every admin endpoint.',
+    violates: ['B-GEN-ROLE'],
+  },
+  {
     name: 'user-token-any',
     description: 'The self-service endpoints check that a bearer token is present but not which one, so any token is accepted.',
     violates: ['B-USER-AUTH'],

@@ -4,7 +4,11 @@
  */
 import type { RequirementId } from '../../generated/exchange-session.ts';
 import { reqTags as tagsOf } from '../../harness/verdicts.ts';
-import { test as base } from '../../harness/fixtures.ts';
+import { test as base, type Identity } from '../../harness/fixtures.ts';
+import type { Client } from '../../harness/http/client.ts';
+import type { Profile } from '../../harness/profile/types.ts';
+import type { Secrets } from '../../harness/secrets.ts';
+import type { Target } from '../../harness/targets.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
 import { isRefused } from '../../harness/answers.ts';
@@ -53,81 +57,95 @@ const ORDER_FORM = ['paths.orders', 'order.fields', 'order.constants', 'order.si
 /** Key types tried for a session, the one that last worked first (a login fault of one type leaves the other). */
 const sessionTypes: KeyType[] = ['hmac', 'ecdsa'];
 
+/** What the suite's fixture is made from: the harness's fixtures of the test. */
+export interface ExchangeContext {
+  api: Client;
+  secrets: Secrets;
+  identity: Identity;
+  target: Target;
+  profile: Profile;
+}
+
 export const test = base.extend<{ exchange: Exchange }>({
   exchange: async ({ api, secrets, identity, target, profile }, use) => {
-    const entry = profile.interfaces['exchange-session'];
-    if (!entry) throw new Error('harness: exchange-session is not in the profile');
-    const settings = entry.settings as ExchangeSessionSettings;
-    knowStatedSettings((setting) => isStated(profile, 'exchange-session', setting));
-    const pool: PoolKeyEntry[] = (entry.credentials as { keys?: PoolKeyEntry[] } | undefined)?.keys ?? [];
-    const live = !target.reference;
-    const scope = exchangeScope(settings, { writes: profile.writes, live, pool });
-    const key = (type: KeyType, wish: Omit<KeyWish, 'type'> = {}) => acquireKey({ api, secrets, identity, target, pool }, { type, ...wish });
-    const authed = (k: string, r: RequestSpec): RequestSpec => ({ ...r, authenticate: true, credential: k });
-    // An order accepted in this test proves the order's form (the control beside which a later refusal counts).
-    let orderAccepted = false;
-    const exchange: Exchange = {
-      settings,
-      scope,
-      live,
-      key,
-      sessionKey: async () => {
-        const refusals: string[] = [];
-        for (const type of [...sessionTypes]) {
-          const k = await key(type);
-          if (!k) continue;
-          try {
-            await sessionFor(secrets, k, api.authenticationContext());
-            // The type that worked is tried first next time.
-            sessionTypes.sort((a, b) => (a === type ? -1 : b === type ? 1 : 0));
-            return k;
-          } catch (e) {
-            if (!(e instanceof Inconclusive)) throw e;
-            refusals.push(e.message);
-          }
-        }
-        throw new Inconclusive(`no key could open a session: ${refusals.join('; ') || 'the profile lists no key that is free'}`);
-      },
-      accounts: async (k) => {
-        const r = await api.send(authed(k, { method: 'GET', path: pathOf(settings, 'tradingAccounts'), label: 'trading accounts' }));
-        const list = Array.isArray(r.json) ? (r.json as Array<Record<string, unknown>>) : [];
-        const ids = list
-          .filter((a) => a && (typeof a.tradingAccountId === 'string' || typeof a.tradingAccountId === 'number'))
-          .map((a) => ({ id: a.tradingAccountId as AccountId, rateLimitToken: a.rateLimitToken === undefined ? undefined : String(a.rateLimitToken) }));
-        if (r.status !== 200 || ids.length === 0) throw new Inconclusive(`the trading accounts of ${k} could not be read (answered ${r.status}): the order checks need one`);
-        return ids;
-      },
-      read: (k, which, extra = {}) => api.send(authed(k, { method: 'GET', path: pathOf(settings, which), label: which, ...extra })),
-      order: async (k, o, extra = {}) => {
-        const headers: Record<string, string | undefined> = {};
-        if (extra.nonce === null) headers['BX-NONCE'] = undefined;
-        else if (extra.nonce !== undefined) headers['BX-NONCE'] = String(extra.nonce);
-        const body = extra.body !== undefined ? { body: extra.body, headers: { ...headers, 'content-type': 'application/json' } } : { json: orderCommand(settings, o), headers };
-        const r = await api.send(authed(k, { method: 'POST', path: pathOf(settings, 'orders'), ...body, label: extra.label ?? `${o.tif} ${o.side} ${o.quantity} at ${o.price}` }));
-        if (r.status === 200) orderAccepted = true;
-        return r;
-      },
-      lookup: (k, orderId, account) => {
-        // A deployment that keeps orders per trading account asks for it beside the id (the profile's extras name it).
-        api.learn('tradingAccountId', String(account));
-        return api.send(authed(k, { method: 'GET', path: pathOf(settings, 'order', orderId), label: `look up order ${orderId}` }));
-      },
-      cancel: async (k, orderId, account, symbol) => {
-        const label = `cancel order ${orderId}`;
-        api.learn('tradingAccountId', String(account));
-        if (settings.order.cancelBy === 'delete') return api.send(authed(k, { method: 'DELETE', path: pathOf(settings, 'order', orderId), label }));
-        if (settings.paths.command === undefined) return undefined;
-        const json = cancelCommand(settings, { orderId, account, symbol: symbol ?? settings.order.symbol });
-        return api.send(authed(k, { method: 'POST', path: pathOf(settings, 'command'), json, label }));
-      },
-      command: (o) => orderCommand(settings, o),
-      formDoubt: (r) => {
-        if (orderAccepted || !isRefused(r)) return undefined;
-        const unstated = ORDER_FORM.filter((setting) => !isStated(profile, 'exchange-session', setting));
-        if (unstated.length === 0) return undefined;
-        return `a valid order was refused (${r.status} ${r.text.slice(0, 120)}) before any order of this test was accepted, and the profile leaves ${unstated.map((u) => `settings.${u}`).join(', ')} to the harness's defaults: the refusal may rest on them (state them to hold the target to it)`;
-      },
-    };
-    await use(exchange);
+    await use(makeExchange({ api, secrets, identity, target, profile }));
   },
 });
+
+/** The suite's view of one exchange-session target for one test (the `exchange` fixture; the generic checks' source too). */
+export function makeExchange({ api, secrets, identity, target, profile }: ExchangeContext): Exchange {
+  const entry = profile.interfaces['exchange-session'];
+  if (!entry) throw new Error('harness: exchange-session is not in the profile');
+  const settings = entry.settings as ExchangeSessionSettings;
+  knowStatedSettings((setting) => isStated(profile, 'exchange-session', setting));
+  const pool: PoolKeyEntry[] = (entry.credentials as { keys?: PoolKeyEntry[] } | undefined)?.keys ?? [];
+  const live = !target.reference;
+  const scope = exchangeScope(settings, { writes: profile.writes, live, pool });
+  const key = (type: KeyType, wish: Omit<KeyWish, 'type'> = {}) => acquireKey({ api, secrets, identity, target, pool }, { type, ...wish });
+  const authed = (k: string, r: RequestSpec): RequestSpec => ({ ...r, authenticate: true, credential: k });
+  // An order accepted in this test proves the order's form (the control beside which a later refusal counts).
+  let orderAccepted = false;
+  const exchange: Exchange = {
+    settings,
+    scope,
+    live,
+    key,
+    sessionKey: async () => {
+      const refusals: string[] = [];
+      for (const type of [...sessionTypes]) {
+        const k = await key(type);
+        if (!k) continue;
+        try {
+          await sessionFor(secrets, k, api.authenticationContext());
+          // The type that worked is tried first next time.
+          sessionTypes.sort((a, b) => (a === type ? -1 : b === type ? 1 : 0));
+          return k;
+        } catch (e) {
+          if (!(e instanceof Inconclusive)) throw e;
+          refusals.push(e.message);
+        }
+      }
+      throw new Inconclusive(`no key could open a session: ${refusals.join('; ') || 'the profile lists no key that is free'}`);
+    },
+    accounts: async (k) => {
+      const r = await api.send(authed(k, { method: 'GET', path: pathOf(settings, 'tradingAccounts'), label: 'trading accounts' }));
+      const list = Array.isArray(r.json) ? (r.json as Array<Record<string, unknown>>) : [];
+      const ids = list
+        .filter((a) => a && (typeof a.tradingAccountId === 'string' || typeof a.tradingAccountId === 'number'))
+        .map((a) => ({ id: a.tradingAccountId as AccountId, rateLimitToken: a.rateLimitToken === undefined ? undefined : String(a.rateLimitToken) }));
+      if (r.status !== 200 || ids.length === 0) throw new Inconclusive(`the trading accounts of ${k} could not be read (answered ${r.status}): the order checks need one`);
+      return ids;
+    },
+    read: (k, which, extra = {}) => api.send(authed(k, { method: 'GET', path: pathOf(settings, which), label: which, ...extra })),
+    order: async (k, o, extra = {}) => {
+      const headers: Record<string, string | undefined> = {};
+      if (extra.nonce === null) headers['BX-NONCE'] = undefined;
+      else if (extra.nonce !== undefined) headers['BX-NONCE'] = String(extra.nonce);
+      const body = extra.body !== undefined ? { body: extra.body, headers: { ...headers, 'content-type': 'application/json' } } : { json: orderCommand(settings, o), headers };
+      const r = await api.send(authed(k, { method: 'POST', path: pathOf(settings, 'orders'), ...body, label: extra.label ?? `${o.tif} ${o.side} ${o.quantity} at ${o.price}` }));
+      if (r.status === 200) orderAccepted = true;
+      return r;
+    },
+    lookup: (k, orderId, account) => {
+      // A deployment that keeps orders per trading account asks for it beside the id (the profile's extras name it).
+      api.learn('tradingAccountId', String(account));
+      return api.send(authed(k, { method: 'GET', path: pathOf(settings, 'order', orderId), label: `look up order ${orderId}` }));
+    },
+    cancel: async (k, orderId, account, symbol) => {
+      const label = `cancel order ${orderId}`;
+      api.learn('tradingAccountId', String(account));
+      if (settings.order.cancelBy === 'delete') return api.send(authed(k, { method: 'DELETE', path: pathOf(settings, 'order', orderId), label }));
+      if (settings.paths.command === undefined) return undefined;
+      const json = cancelCommand(settings, { orderId, account, symbol: symbol ?? settings.order.symbol });
+      return api.send(authed(k, { method: 'POST', path: pathOf(settings, 'command'), json, label }));
+    },
+    command: (o) => orderCommand(settings, o),
+    formDoubt: (r) => {
+      if (orderAccepted || !isRefused(r)) return undefined;
+      const unstated = ORDER_FORM.filter((setting) => !isStated(profile, 'exchange-session', setting));
+      if (unstated.length === 0) return undefined;
+      return `a valid order was refused (${r.status} ${r.text.slice(0, 120)}) before any order of this test was accepted, and the profile leaves ${unstated.map((u) => `settings.${u}`).join(', ')} to the harness's defaults: the refusal may rest on them (state them to hold the target to it)`;
+    },
+  };
+  return exchange;
+}

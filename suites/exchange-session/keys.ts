@@ -31,6 +31,8 @@ export interface KeyWish {
   type: KeyType;
   /** Reference: the whitelist the created key gets. Live: a pool key whose whitelist leaves the harness out. */
   whitelist?: string[];
+  /** false: a key without trading permission (reference: created so; live: a pool key the profile marks `trading: false`). */
+  trading?: false;
 }
 
 let created = 0;
@@ -49,6 +51,7 @@ async function createOnReference(ctx: KeyContext, wish: KeyWish): Promise<string
   const body: Record<string, unknown> = { type: wish.type.toUpperCase(), name };
   if (privateKey) body.publicKey = ecdsaP256PublicKey(privateKey, 'pem');
   if (wish.whitelist) body.whitelist = wish.whitelist;
+  if (wish.trading === false) body.trading = false;
   const r = await ctx.api.send<{ publicKey?: string; secret?: string; metadata?: string }>({ method: 'POST', path: REFERENCE_KEY_PATH, json: body, label: `create a ${wish.type.toUpperCase()} key on the reference` });
   const k = r.json;
   if (r.status !== 200 || !k) throw new Inconclusive(`the reference did not create a key (answered ${r.status})`);
@@ -66,7 +69,9 @@ async function createOnReference(ctx: KeyContext, wish: KeyWish): Promise<string
 
 async function leaseFromPool(ctx: KeyContext, wish: KeyWish): Promise<string | undefined> {
   const outside = wish.whitelist !== undefined;
-  const members = ctx.pool.flatMap((k, i) => (k.type === wish.type && Boolean(k.whitelistExcludesHarness) === outside ? [i] : []));
+  // A key without trading permission is leased only by a check that asks for one.
+  const readOnly = wish.trading === false;
+  const members = ctx.pool.flatMap((k, i) => (k.type === wish.type && Boolean(k.whitelistExcludesHarness) === outside && (k.trading === false) === readOnly ? [i] : []));
   if (members.length === 0) return undefined;
   const lease = await ctx.identity.lease(`exchange-key`, members);
   return lease ? poolKeyName(lease.index) : undefined;

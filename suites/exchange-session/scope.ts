@@ -46,7 +46,7 @@ export function exchangeScope(settings: ExchangeSessionSettings, o: { writes: bo
     na(['A-KEY-SCOPE-HMAC', 'A-KEY-SCOPE-ECDSA'], 'the profile names no custody endpoint (settings.paths.custody)');
   }
   if (o.live) {
-    const has = (type: PoolKeyEntry['type'], outside = false) => o.pool.some((k) => k.type === type && Boolean(k.whitelistExcludesHarness) === outside);
+    const has = (type: PoolKeyEntry['type'], outside = false) => o.pool.some((k) => k.type === type && Boolean(k.whitelistExcludesHarness) === outside && k.trading !== false);
     if (!has('hmac')) na(['A-LOGIN-HMAC-OK', 'A-LOGIN-HMAC-SIGNATURE', 'A-KEY-SCOPE-HMAC'], 'the profile lists no HMAC key (credentials.keys)');
     if (!has('ecdsa')) {
       na(['A-LOGIN-ECDSA-OK', 'A-LOGIN-ECDSA-SIGNATURE', 'A-LOGIN-ECDSA-USERID', 'A-LOGIN-ECDSA-EXPIRED', 'A-LOGIN-ECDSA-EXPIRY-WINDOW', 'A-KEY-SCOPE-ECDSA'], 'the profile lists no ECDSA key (credentials.keys)');

@@ -124,6 +124,11 @@ const schemas = builtOnce(() => {
         secret: EnvName,
         /** true when the key's IP whitelist leaves out the machine the harness runs on (a login must then be refused). */
         whitelistExcludesHarness: Type.Optional(Type.Boolean()),
+        /**
+         * false: the exchange issued this key without trading permission (a read-only key). The document shows no
+         * permissions; such a key is used only to check that an order sent with it is refused (A-GEN-ROLE).
+         */
+        trading: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),
@@ -135,6 +140,7 @@ const schemas = builtOnce(() => {
         /** The key's `metadata` as the exchange handed it out (base64; holds the userId). */
         metadata: EnvName,
         whitelistExcludesHarness: Type.Optional(Type.Boolean()),
+        trading: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),

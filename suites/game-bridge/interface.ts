@@ -1,3 +1,4 @@
+import { withHeaderUnlessGiven } from '../../harness/http/given-header.ts';
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
 import { faults } from '../../mocks/game-bridge/faults.ts';
@@ -17,7 +18,7 @@ export const gameBridge: InterfaceDescriptor<'game-bridge', ReturnType<typeof br
   reference: { start: async (options) => (await import('../../mocks/game-bridge/server.ts')).start(options), faults, readings },
   profileSchema: bridgeEntry,
   // "every request carries header X-Auth-Key whose value equals auth.key": the key is the whole authentication.
-  authenticate: (req, secrets) => ({ ...req, headers: { ...req.headers, 'X-Auth-Key': secrets.get('authKey') } }),
+  authenticate: (req, secrets) => withHeaderUnlessGiven(req, 'X-Auth-Key', secrets.get('authKey')),
   // The authenticated liveness check proves the credential too; a read the profile switches off answers 403.
   probe: ({ settings, credentialEnv }) => {
     const s = settings as BridgeSettings;

@@ -1,7 +1,7 @@
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { contentHash, type BouquetUndo } from './restore.ts';
 import { getAt, setAt } from '../../harness/json-pointer.ts';
-import { scratchMember, test, reqTags, NotTested, RequirementViolation, type Proxy, type RecordReading } from './proxy.ts';
+import { resourceFromListing, scratchMember, test, reqTags, NotTested, RequirementViolation, type Proxy, type RecordReading } from './proxy.ts';
 import { answerKind, describeAnswer, isAccepted, mustBeRefused } from '../../harness/answers.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
 
@@ -131,6 +131,8 @@ test.describe('who may call what', () => {
 
   test('a user saves a bouquet and reads it back', { tag: reqTags('B-USER-BOUQUET') }, async ({ stream: proxy, verify, notApplicable, writes, identity, reading }) => {
     if (proxy.scope.requirements['B-USER-BOUQUET']) return notApplicable('B-USER-BOUQUET', proxy.scope.requirements['B-USER-BOUQUET']);
+    // The bouquet is read back: no other check may save one meanwhile.
+    await proxy.exclusive('bouquet');
     await verify('B-USER-BOUQUET', async () => {
       const categories = await proxy.user({ method: 'GET', path: '/api/v1/user/playlist/categories', label: 'categories' });
       const before = await proxy.user({ method: 'GET', path: '/api/v1/user/playlist/bouquet', label: 'the bouquet as it was' });
@@ -171,10 +173,3 @@ test.describe('who may call what', () => {
     });
   });
 });
-
-/** A resource identifier the server generated, from the first listing item that links one. */
-async function resourceFromListing(proxy: Proxy): Promise<string | undefined> {
-  const r = await proxy.admin({ method: 'POST', path: '/api/v1/playlist/live', json: { Target: proxy.settings.targets[0].id }, label: 'a listing, for a resource identifier' });
-  const m = /\/api\/v1\/playlist\/resource\/([^"?\s/]+)/.exec(r.text);
-  return m ? decodeURIComponent(m[1]) : undefined;
-}

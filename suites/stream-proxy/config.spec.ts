@@ -4,53 +4,15 @@ import type { Reply } from '../../harness/http/client.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { commandProperty, type Step } from '../../harness/stateful.ts';
-import type { WriteJournal } from '../../harness/writes.ts';
 import { RevisionModel, type Doc, type IfMatch, type SaveExpectation } from './model.ts';
 import { revisionEncoding } from './documents.ts';
 import { getAt, setAt } from '../../harness/json-pointer.ts';
 import { DOCS, REVISION_HEADER, SAVE, revisionOf, scratchMember, test, reqTags, deviation, NotTested, Inconclusive, RequirementViolation, type Proxy, type RecordReading, type Snapshot } from './proxy.ts';
-import { contentHash, restoreConfig, type ConfigUndo } from './restore.ts';
+import { guard, type Guard } from './config-guard.ts';
 
 const SAVES: RequirementId[] = ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED', 'B-CONFIG-DOCS-INDEPENDENT'];
 const REVISION_CASES = 100;
 const CLIENTS = 2;
-
-/**
- * Before a test changes the documents: each is journalled as it is (against a live target, on disk first), and saved
- * back when the test ends, over revisions the harness wrote only. Returns how to record each revision a save made.
- */
-interface Guard {
-  /** Before a save is sent: the body, by its hash. */
-  sending(doc: Doc, body: unknown): void;
-  /** After a save: the revision it made. */
-  wrote(doc: Doc, revision: string): void;
-}
-
-function guard(proxy: Proxy, writes: WriteJournal, before: Snapshot): Guard {
-  const undos = new Map<Doc, { undo: ConfigUndo; update: (more: Record<string, unknown>) => void }>();
-  for (const doc of DOCS) {
-    const undo: ConfigUndo = { kind: 'config', doc, original: before.content[doc], originalRevision: before.revision[doc] ?? '', written: [], sent: [] };
-    const update = writes.intend(SAVE[doc].operation, `save ${doc} back as it was`, undo, async () => {
-      const outcome = await restoreConfig(undo, (r) => proxy.admin(r), proxy.settings);
-      if (typeof outcome === 'object') throw new Error(outcome.conflict);
-      return outcome === 'restored' ? 'undone' : 'nothing';
-    });
-    undos.set(doc, { undo, update });
-  }
-  return {
-    sending: (doc, body) => {
-      const u = undos.get(doc)!;
-      const hash = contentHash(body);
-      u.undo.sent.push(hash);
-      u.update({ sent: [hash] });
-    },
-    wrote: (doc, revision) => {
-      const u = undos.get(doc)!;
-      u.undo.written.push(revision);
-      u.update({ written: [revision] });
-    },
-  };
-}
 
 /** What the merged read shows of the revision headers' open points: their encoding, and whether it sets all three. */
 function recordRevisionReadings(config: Reply, reading: RecordReading): void {

@@ -1,15 +1,10 @@
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
-import { startProvider, type Provider } from './provider.ts';
+import { providerFor } from './provider.ts';
 import { test, reqTags, deviation, NotTested, RequirementViolation, type OpenSetting, type Proxy, type RecordReading } from './proxy.ts';
 import { answerKind, mustBeRefused } from '../../harness/answers.ts';
 
 const LISTINGS = ['/api/v1/playlist/live', '/api/v1/playlist/vod', '/api/v1/playlist/series'];
 
-/** The provider the deployment can reach: the profile's, or on the reference one the harness serves itself. */
-async function providerFor(proxy: Proxy): Promise<(Omit<Provider, 'close'> & { close?: () => Promise<void> }) | undefined> {
-  if (proxy.settings.provider) return proxy.settings.provider;
-  return proxy.live ? undefined : startProvider();
-}
 
 const isJson = (r: Reply) => r.json !== undefined;
 
@@ -163,6 +158,8 @@ test.describe('playlists, the programme guide, updates and the web player', () =
   test('playlist update: 202 at once and for rapid repeats, one run queued; invalid names 400 when none is pending', { tag: reqTags('B-UPDATE-ACCEPTED', 'B-UPDATE-COLLAPSED', 'B-UPDATE-INVALID') }, async ({ stream: proxy, verify, notApplicable, notTested, api, reading }) => {
     const ids = ['B-UPDATE-ACCEPTED', 'B-UPDATE-COLLAPSED', 'B-UPDATE-INVALID'];
     if (proxy.scope.requirements['B-UPDATE-ACCEPTED']) return ids.forEach((id) => notApplicable(id, proxy.scope.requirements[id]));
+    // The runs are counted: no other check may queue one meanwhile.
+    await proxy.exclusive('update-runs');
     const pending = pendingUpdates(proxy, api);
     const observable = (await pending.runs()) !== undefined;
     // Only the reference may offer a way to count the runs (the documented interface shows none); a live target is not asked.

@@ -19,6 +19,12 @@ const M3U = ['#EXTM3U', '#EXTINF:-1 tvg-id="conf.one" group-title="Conformance",
 const EPG = '<?xml version="1.0" encoding="UTF-8"?><tv><channel id="conf.one"><display-name>Conformance One</display-name></channel><programme start="20260101000000 +0000" stop="20260101010000 +0000" channel="conf.one"><title>News</title></programme></tv>';
 const STREAMS = [{ num: 1, name: 'Conformance One', stream_id: 1, category_id: '1' }];
 
+/** The provider the deployment can reach: the profile's, or on the reference one the harness serves itself. */
+export async function providerFor(o: { settings: { provider?: Omit<Provider, 'close'> }; live: boolean }): Promise<(Omit<Provider, 'close'> & { close?: () => Promise<void> }) | undefined> {
+  if (o.settings.provider) return o.settings.provider;
+  return o.live ? undefined : startProvider();
+}
+
 export async function startProvider(): Promise<Provider> {
   const username = 'conformance';
   const password = 'provider-password';

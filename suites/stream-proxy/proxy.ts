@@ -4,7 +4,10 @@
  */
 import type { RequirementId } from '../../generated/stream-proxy.ts';
 import { reqTags as tagsOf } from '../../harness/verdicts.ts';
-import { test as base } from '../../harness/fixtures.ts';
+import { test as base, type Identity } from '../../harness/fixtures.ts';
+import type { Client } from '../../harness/http/client.ts';
+import type { Profile } from '../../harness/profile/types.ts';
+import type { Target } from '../../harness/targets.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
 import { isRefused } from '../../harness/answers.ts';
@@ -12,6 +15,7 @@ import { ENV } from '../../harness/options.ts';
 import { getAt } from '../../harness/json-pointer.ts';
 import { isStated } from '../../harness/profile/load.ts';
 import { streamScope, type StreamScope } from './scope.ts';
+import { SHARED_STATE, type SharedState } from './shared-state.ts';
 import type { StreamProxySettings } from './settings.ts';
 
 export { expect, deviation, NotTested, Inconclusive, RequirementViolation } from '../../harness/fixtures.ts';
@@ -78,57 +82,77 @@ export interface Proxy {
   read(label?: string): Promise<Snapshot>;
   save(doc: Doc, body: { json: unknown } | { raw: string }, ifMatch: string | undefined, label?: string): Promise<Reply>;
   /**
-   * The configuration documents to this test alone until it ends: they are one deployment's, and users live in the
+   * Shared state of the deployment (by default the configuration documents) to this test alone until it ends: they are one deployment's, and users live in the
    * api-proxy configuration file, so checks that save documents or change users must not interleave.
    */
-  exclusive(): Promise<void>;
+  exclusive(state?: SharedState): Promise<void>;
+}
+
+/** What the suite's fixture is made from: the harness's fixtures of the test. */
+export interface ProxyContext {
+  api: Client;
+  target: Target;
+  profile: Profile;
+  identity: Identity;
 }
 
 export const test = base.extend<{ stream: Proxy }>({
   // Not "proxy": Playwright has a fixture of that name (the browser's proxy).
   stream: async ({ api, target, profile, identity }, use) => {
-    const entry = profile.interfaces['stream-proxy'];
-    if (!entry) throw new Error('harness: stream-proxy is not in the profile');
-    const settings = entry.settings as StreamProxySettings;
-    const live = !target.reference;
-    const scope = streamScope(settings, { writes: profile.writes, live });
-    const admin = (r: RequestSpec) => api.send({ ...r, authenticate: true });
-    const proxy: Proxy = {
-      settings,
-      scope,
-      live,
-      stated: (setting) => isStated(profile, 'stream-proxy', setting),
-      refusalOpen: (reply, o = {}) => {
-        if (!isRefused(reply)) return undefined;
-        const open = [...(o.control ? [] : [EXTRAS]), ...(o.open ?? [])].filter((p) => !isStated(profile, 'stream-proxy', p.setting));
-        if (open.length === 0) return undefined;
-        return `answered ${reply.status}, a refusal that may rest on what the profile does not state: the target may want ${open.map((p) => `${p.what} (${p.point})`).join('; or ')}`;
-      },
-      admin,
-      user: (r) => api.send({ ...r, authenticate: true, credential: 'user' }),
-      read: async (label = 'read the configuration') => {
-        const config = await admin({ method: 'GET', path: '/api/v1/config', label: `${label}: GET /api/v1/config` });
-        const apiProxy = await admin({ method: 'GET', path: '/api/v1/config/apiproxy', label: `${label}: GET /api/v1/config/apiproxy` });
-        if (config.status !== 200 || apiProxy.status !== 200) {
-          throw new Inconclusive(`the configuration could not be read (GET /api/v1/config ${config.status}, GET /api/v1/config/apiproxy ${apiProxy.status})`);
-        }
-        const d = settings.documents;
-        return {
-          content: { main: getAt(config.json, d.main.inConfig), sources: getAt(config.json, d.sources.inConfig), apiProxy: apiProxy.json },
-          revision: { main: revisionOf(config, 'main'), sources: revisionOf(config, 'sources'), apiProxy: revisionOf(apiProxy, 'apiProxy') },
-          replies: [config, apiProxy],
-        };
-      },
-      exclusive: async () => {
-        if (!(await identity.lease('stream-proxy-configuration', [0], 300_000))) throw new Inconclusive(process.env[ENV.shard] ? `the configuration documents are shard 1's in a sharded run against a live target (this is shard ${process.env[ENV.shard]}), or another check held them for five minutes: run stream-proxy unsplit` : 'another check held the configuration documents for five minutes');
-      },
-      save: (doc, body, ifMatch, label) => {
-        const s = SAVE[doc];
-        const content = 'json' in body ? { json: body.json } : { body: body.raw, headers: { 'content-type': 'application/json' } };
-        const headers: Record<string, string | undefined> = { ...('headers' in content ? content.headers : {}), 'If-Match': ifMatch };
-        return admin({ method: s.method, path: s.path, ...content, headers, label: label ?? `save ${doc}${ifMatch === undefined ? ' without If-Match' : ''}` });
-      },
-    };
-    await use(proxy);
+    await use(makeProxy({ api, target, profile, identity }));
   },
 });
+
+/** The suite's view of one stream-proxy target for one test (the `stream` fixture; the generic checks' source too). */
+export function makeProxy({ api, target, profile, identity }: ProxyContext): Proxy {
+  const entry = profile.interfaces['stream-proxy'];
+  if (!entry) throw new Error('harness: stream-proxy is not in the profile');
+  const settings = entry.settings as StreamProxySettings;
+  const live = !target.reference;
+  const scope = streamScope(settings, { writes: profile.writes, live });
+  const admin = (r: RequestSpec) => api.send({ ...r, authenticate: true });
+  const proxy: Proxy = {
+    settings,
+    scope,
+    live,
+    stated: (setting) => isStated(profile, 'stream-proxy', setting),
+    refusalOpen: (reply, o = {}) => {
+      if (!isRefused(reply)) return undefined;
+      const open = [...(o.control ? [] : [EXTRAS]), ...(o.open ?? [])].filter((p) => !isStated(profile, 'stream-proxy', p.setting));
+      if (open.length === 0) return undefined;
+      return `answered ${reply.status}, a refusal that may rest on what the profile does not state: the target may want ${open.map((p) => `${p.what} (${p.point})`).join('; or ')}`;
+    },
+    admin,
+    user: (r) => api.send({ ...r, authenticate: true, credential: 'user' }),
+    read: async (label = 'read the configuration') => {
+      const config = await admin({ method: 'GET', path: '/api/v1/config', label: `${label}: GET /api/v1/config` });
+      const apiProxy = await admin({ method: 'GET', path: '/api/v1/config/apiproxy', label: `${label}: GET /api/v1/config/apiproxy` });
+      if (config.status !== 200 || apiProxy.status !== 200) {
+        throw new Inconclusive(`the configuration could not be read (GET /api/v1/config ${config.status}, GET /api/v1/config/apiproxy ${apiProxy.status})`);
+      }
+      const d = settings.documents;
+      return {
+        content: { main: getAt(config.json, d.main.inConfig), sources: getAt(config.json, d.sources.inConfig), apiProxy: apiProxy.json },
+        revision: { main: revisionOf(config, 'main'), sources: revisionOf(config, 'sources'), apiProxy: revisionOf(apiProxy, 'apiProxy') },
+        replies: [config, apiProxy],
+      };
+    },
+    exclusive: async (state = 'configuration') => {
+      if (!(await identity.lease(SHARED_STATE[state], [0], 300_000))) throw new Inconclusive(process.env[ENV.shard] ? `the ${state} of the deployment is shard 1's in a sharded run against a live target (this is shard ${process.env[ENV.shard]}), or another check held it for five minutes: run stream-proxy unsplit` : `another check held the ${state} of the deployment for five minutes`);
+    },
+    save: (doc, body, ifMatch, label) => {
+      const s = SAVE[doc];
+      const content = 'json' in body ? { json: body.json } : { body: body.raw, headers: { 'content-type': 'application/json' } };
+      const headers: Record<string, string | undefined> = { ...('headers' in content ? content.headers : {}), 'If-Match': ifMatch };
+      return admin({ method: s.method, path: s.path, ...content, headers, label: label ?? `save ${doc}${ifMatch === undefined ? ' without If-Match' : ''}` });
+    },
+  };
+  return proxy;
+}
+
+/** A resource identifier the server generated, from the first listing item that links one. */
+export async function resourceFromListing(proxy: Proxy): Promise<string | undefined> {
+  const r = await proxy.admin({ method: 'POST', path: '/api/v1/playlist/live', json: { Target: proxy.settings.targets[0].id }, label: 'a listing, for a resource identifier' });
+  const m = /\/api\/v1\/playlist\/resource\/([^"?\s/]+)/.exec(r.text);
+  return m ? decodeURIComponent(m[1]) : undefined;
+}

@@ -7,6 +7,7 @@ import type { WriteJournal } from '../../harness/writes.ts';
 import { UserModel, type UserAction } from './model.ts';
 import { test, reqTags, RequirementViolation, type Proxy } from './proxy.ts';
 import { restoreUser, type UserUndo } from './restore.ts';
+import { userBody } from './user-body.ts';
 
 const USERS: RequirementId[] = ['B-USER-CREATE', 'B-USER-DUP-USERNAME', 'B-USER-DUP-TOKEN', 'B-USER-UPDATE', 'B-USER-MOVE', 'B-USER-DELETE'];
 const USER_CASES = 100;
@@ -80,9 +81,7 @@ async function controlUser(r: Real, username: string): Promise<string | undefine
   return undefined;
 }
 
-function body(r: Real, username: string, token: string | undefined): Record<string, unknown> {
-  return { username, password: 'conformance', ...(token ? { token } : {}), proxy: 'reverse', server: r.proxy.settings.serverProfile, max_connections: 1, status: 'Active', exp_date: null };
-}
+const body = (r: Real, username: string, token: string | undefined) => userBody(r.proxy.settings, username, token);
 
 function userSteps(targetCount: number): Array<fc.Arbitrary<UserStep>> {
   const who = fc.integer({ min: 0, max: 2 });

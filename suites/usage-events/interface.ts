@@ -1,4 +1,5 @@
 import { expectedMs } from '../../harness/budget.ts';
+import { withHeaderUnlessGiven } from '../../harness/http/given-header.ts';
 import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
 import { faults } from '../../mocks/usage-events/faults.ts';
@@ -16,7 +17,7 @@ export const usageEvents: InterfaceDescriptor<'usage-events', ReturnType<typeof 
   reference: { start: async (options) => (await import('../../mocks/usage-events/server.ts')).start(options), faults, readings },
   profileSchema: usageEventsEntry,
   // "Header Authorization: Bearer <ACCESS_TOKEN>" on every operation.
-  authenticate: (req, secrets) => ({ ...req, headers: { ...req.headers, Authorization: `Bearer ${secrets.get('accessToken')}` } }),
+  authenticate: (req, secrets) => withHeaderUnlessGiven(req, 'Authorization', `Bearer ${secrets.get('accessToken')}`),
   // A read that lists nothing (an external customer id no one has), with the profile's token: proves the credential.
   probe: ({ settings, credentialEnv }) => {
     const s = settings as UsageEventsSettings;

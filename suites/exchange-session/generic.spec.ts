@@ -1,0 +1,68 @@
+/**
+ * The generic checks of the registry on every exchange-session operation, through the descriptor's authentication
+ * step: a session token after a signed login, a fresh BX-NONCE on every write (and the write signature where the
+ * profile says so). The suite's fixture gives the keys (created on the reference, leased from a live profile's pool),
+ * the signed logins, an order that can never rest or trade (an IOC priced far from the market) on the key's own
+ * trading account, and the id of such an order for the lookup.
+ */
+import { defineGenericChecks, type GenericContext, type OperationSource } from '../../harness/generic/define.ts';
+import type { Prepared } from '../../harness/generic/request-checks.ts';
+import type { Operation } from '../../harness/spec/types.ts';
+import { loginRequest, pathOf, type KeyType } from './auth.ts';
+import { orderCommand } from './commands.ts';
+import { makeExchange } from './exchange.ts';
+import { acknowledged } from './records.ts';
+
+defineGenericChecks('exchange-session', { source: exchangeSource });
+
+async function exchangeSource(ctx: GenericContext): Promise<OperationSource> {
+  const ex = makeExchange(ctx);
+  const baseUrl = ctx.target.baseUrl;
+  // One key of each kind per test: a live pool's keys are leased, so a second ask would wait for another member.
+  const keys = new Map<string, Promise<string | undefined>>();
+  const keyOf = (kind: KeyType | 'session' | 'without-trading') => {
+    if (!keys.has(kind)) keys.set(kind, kind === 'session' ? ex.sessionKey() : kind === 'without-trading' ? ex.key('hmac', { trading: false }) : ex.key(kind));
+    return keys.get(kind)!;
+  };
+  const noKey = (kind: string): Prepared => ({ notApplicable: `no ${kind} key is free in the profile's pool` });
+  /** An order that a conforming target accepts and that can never rest or trade, for the key's own first account. */
+  const harmlessOrder = async (key: string) => {
+    const [account] = await ex.accounts(key);
+    return { method: 'POST', path: pathOf(ex.settings, 'orders'), json: orderCommand(ex.settings, { account: account.id, side: 'buy', price: ex.settings.order.farPrices.buy, quantity: ex.settings.order.quantityStep, tif: 'IOC' }), authenticate: true, credential: key };
+  };
+  let orderId: string | undefined;
+
+  return {
+    otherRole: async (role) => {
+      if (role !== 'keyWithoutTrading') return { missing: `no credential of the role ${role}` };
+      const key = await keyOf('without-trading');
+      return key ? { credential: key } : { missing: "the profile's pool lists no key without trading permission (credentials.keys[].trading: false)" };
+    },
+    valid: async (op: Operation, credential?: string): Promise<Prepared> => {
+      switch (op.operationId) {
+        case 'ecdsaLogin':
+        case 'hmacLogin': {
+          const type: KeyType = op.operationId === 'ecdsaLogin' ? 'ecdsa' : 'hmac';
+          const key = await keyOf(type);
+          return key ? { request: loginRequest(ex.settings, ctx.secrets, key, baseUrl) } : noKey(type);
+        }
+        case 'submitOrder':
+          return { request: await harmlessOrder(credential ?? (await keyOf('session'))!) };
+        case 'getOrder': {
+          const key = credential ?? (await keyOf('session'))!;
+          if (!orderId) {
+            if (!ctx.writes.allowed) return { notApplicable: 'an order to look up would have to be placed, and the profile does not allow writes' };
+            orderId = acknowledged(ex, await ctx.api.send({ ...(await harmlessOrder(key)), label: 'an order to look up' }));
+          }
+          return { request: { method: 'GET', path: pathOf(ex.settings, 'order', orderId), authenticate: true, credential: key } };
+        }
+        case 'listTradingAccounts':
+          return { request: { method: 'GET', path: pathOf(ex.settings, 'tradingAccounts'), authenticate: true, credential: credential ?? (await keyOf('session'))! } };
+        case 'getNonceRange':
+          return { request: { method: 'GET', path: pathOf(ex.settings, 'nonce'), authenticate: true, credential: credential ?? (await keyOf('session'))! } };
+        default:
+          throw new Error(`harness: the exchange-session generic source knows no operation ${op.key} (${op.operationId})`);
+      }
+    },
+  };
+}

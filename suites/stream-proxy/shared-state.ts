@@ -1,0 +1,12 @@
+/**
+ * State of one deployment that checks must not change under each other's feet, each leased to one test at a time
+ * (harness/identity.ts): the configuration documents (users live in the api-proxy one), the playlist update runs the
+ * update check counts, and the user's bouquet the bouquet check reads back.
+ */
+export const SHARED_STATE = {
+  configuration: 'stream-proxy-configuration',
+  'update-runs': 'stream-proxy-update-runs',
+  bouquet: 'stream-proxy-bouquet',
+} as const;
+
+export type SharedState = keyof typeof SHARED_STATE;

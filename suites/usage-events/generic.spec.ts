@@ -1,0 +1,45 @@
+/**
+ * The generic checks of the registry on every usage-events operation, with the bearer token through the descriptor's
+ * authentication step. What the spec's schemas alone would get wrong comes from the suite's own conventions: an
+ * ingested event is a fresh case's (its own customer and stretch of time, so no other check counts it), statistics
+ * are asked for the profile's organization, and an event is read by an id the target listed.
+ */
+import { defineGenericChecks, specRequest, type GenericContext } from '../../harness/generic/define.ts';
+import type { Operation } from '../../harness/spec/types.ts';
+import { getAt } from '../../harness/json-pointer.ts';
+import { Stretches, caseTag, runOffsetDays } from './events.ts';
+import { HOUR, wire } from './model.ts';
+import type { UsageEventsSettings } from './settings.ts';
+
+defineGenericChecks('usage-events', {
+  source: (ctx: GenericContext) => {
+    const settings = ctx.settings as UsageEventsSettings;
+    const stretches = new Stretches(ctx.identity, settings.timeBase, ctx.target.reference ? 0 : runOffsetDays());
+    const freshEvent = () => {
+      const tag = caseTag(ctx.identity);
+      const { start } = stretches.take(1);
+      return wire({ seq: `${tag}-0`, name: `${settings.namePrefix}api_call`, external_customer_id: `${settings.customers.externalPrefix}${tag}`, at: start + HOUR / 2, properties: { tier: 'tier_a', units: 1 } });
+    };
+    let listedId: string | undefined;
+    /** An id the target gave out: the first event it lists (the reference, and a live target with events, have one). */
+    const someEventId = async () => {
+      if (listedId) return listedId;
+      const r = await ctx.api.send({ method: 'GET', path: `/v1/events?${new URLSearchParams({ [settings.paging.limit]: '1' })}`, authenticate: true, label: 'an event to read by its id' });
+      const items = getAt(r.json, settings.paging.items);
+      const id = Array.isArray(items) ? (items[0] as Record<string, unknown> | undefined)?.[settings.eventId] : undefined;
+      listedId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+      return listedId;
+    };
+    return {
+      valid: async (op: Operation) => {
+        if (op.key === 'POST /v1/events/ingest') return { request: { method: 'POST', path: '/v1/events/ingest', json: { events: [freshEvent()] }, authenticate: true } };
+        if (op.key === 'GET /v1/events/statistics') return specRequest(ctx.spec, op, { organization_id: settings.organizationId });
+        if (op.key === 'GET /v1/events/{id}') {
+          const id = await someEventId();
+          return id === undefined ? { notApplicable: 'the target lists no event whose id a valid request could read' } : specRequest(ctx.spec, op, { id });
+        }
+        return undefined;
+      },
+    };
+  },
+});

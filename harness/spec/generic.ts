@@ -47,7 +47,7 @@ export function genericRequirements(prefix: string, operations: Operation[], sch
   reqs.push({
     id: `${prefix}-GEN-STATUS`,
     level: 'should',
-    text: 'Every answer to a generic check has a status the spec documents for its operation (a 429 decides nothing; a 5xx is judged by GEN-NO-5XX and GEN-VALID-ACCEPTED).',
+    text: 'A success or redirect answering a generic check has a status the spec documents for its operation. Refusal statuses are left to GEN-REFUSAL-STATUS and GEN-AUTH (which 4xx a refusal gets is often a deployment\'s choice), a 5xx to GEN-NO-5XX and GEN-VALID-ACCEPTED.',
     source: 'Spec: the documented responses of each operation. A should: the documents show the statuses of their examples, not a closed list.',
     operations: all,
   });

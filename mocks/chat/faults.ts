@@ -198,7 +198,7 @@ export const faults = [
   {
     name: 'reply-202-accepted',
     description: 'Queues an allowed chat request and answers 202 Accepted with a job id, instead of the normal reply (the spec documents 200).',
-    violates: ['E-GEN-VALID-ACCEPTED'],
+    violates: ['E-GEN-VALID-ACCEPTED', 'E-GEN-STATUS'],
   },
   {
     name: 'invalid-json-500',

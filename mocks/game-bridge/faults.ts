@@ -20,6 +20,12 @@ export const faults = [
     collateral: ['C-AUTH-401-BODY', 'C-ERROR-BODY'],
   },
   {
+    name: 'auth-any-key-accepted',
+    description: 'Checks that X-Auth-Key is present and not empty, but never compares it with auth.key: any key is served.',
+    violates: ['C-AUTH-401', 'C-GEN-AUTH'],
+    collateral: ['C-AUTH-KEY-EXACT'],
+  },
+  {
     name: 'auth-wrong-key-403',
     description: 'Answers a present but wrong key with 403 forbidden instead of 401 (a missing key still gets 401).',
     violates: ['C-AUTH-401'],
@@ -165,7 +171,7 @@ export const faults = [
   {
     name: 'trailing-slash-redirect',
     description: 'Every /v2 route answers 308 Permanent Redirect to the same path with a trailing slash, as a misconfigured router does.',
-    violates: ['C-GEN-VALID-ACCEPTED'],
+    violates: ['C-GEN-VALID-ACCEPTED', 'C-GEN-STATUS'],
     collateral: ['C-STATUS-200', 'C-STATUS-NO-DATA', 'C-PLAYERS-200', 'C-PLAYERS-COUNT-TOTAL', 'C-PLAYERS-TRUNCATE', 'C-INFO-BRIDGE', 'C-INFO-PLATFORM-LOWERCASE', 'C-INFO-PLATFORM-PROFILE', 'C-TPS-EXISTS'],
   },
 

@@ -129,6 +129,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     if (given === undefined) return on('auth-missing-key-accepted');
     if (on('auth-key-case-insensitive')) return given.toLowerCase() === key.toLowerCase();
     if (on('auth-key-prefix')) return given.length > 0 && key.startsWith(given);
+    if (on('auth-any-key-accepted')) return given.length > 0;
     return given === key;
   }
 

@@ -193,9 +193,8 @@ export const faults = [
   {
     name: 'stats-value-string',
     description: 'Serialises statistics values as decimal strings ("3") instead of numbers.',
-    violates: ['D-STATS-ROWS'],
     // The spec types the row's value as a number.
-    collateral: ['D-GEN-SCHEMA'],
+    violates: ['D-STATS-ROWS', 'D-GEN-SCHEMA'],
   },
 
   // Authentication
@@ -208,9 +207,28 @@ export const faults = [
   {
     name: 'no-auth',
     description: 'The bearer-token middleware is not mounted: every operation answers without a token, or with any token.',
-    violates: ['D-AUTH'],
-    // The spec declares the bearer scheme, from which the generic authentication check is derived.
-    collateral: ['D-GEN-AUTH'],
+    // The spec declares the bearer scheme, from which the generic authentication checks are derived.
+    violates: ['D-AUTH', 'D-GEN-AUTH'],
+  },
+  {
+    name: 'broken-json-500',
+    description: 'The ingest handler does not catch the JSON parser\'s error: a body that is not JSON gets 500.',
+    violates: ['D-GEN-NO-5XX'],
+  },
+  {
+    name: 'odd-query-redirect',
+    description: 'A malformed escape in the query string ("%zz") is "cleaned" by a redirect (301) to the bare path.',
+    violates: ['D-GEN-REFUSAL-STATUS'],
+  },
+  {
+    name: 'ingest-moved',
+    description: 'The ingest route moved under a trailing slash; its documented path answers 308 to the new one.',
+    violates: ['D-GEN-VALID-ACCEPTED', 'D-GEN-STATUS'],
+  },
+  {
+    name: 'statistics-text-plain',
+    description: 'The statistics are written out as JSON text with the framework\'s default content type, text/plain.',
+    violates: ['D-GEN-CONTENT-TYPE'],
   },
 ] as const satisfies readonly Fault[];
 

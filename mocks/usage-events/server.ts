@@ -152,7 +152,9 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     let body: unknown;
     try {
       body = JSON.parse(raw);
-    } catch {
+    } catch (e) {
+      // The fault: the parse error escapes the handler.
+      if (on('broken-json-500')) throw e;
       return invalid([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }], invalidStatus);
     }
     if (!isRecord(body) || !Array.isArray(body.events)) return invalid([{ loc: ['body', 'events'], msg: 'an object with an events array is required', type: 'missing' }], invalidStatus);
@@ -225,7 +227,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const routes: Array<['GET' | 'POST', string, Handler]> = [
     ['POST', '/v1/events/ingest', ingest],
     ['GET', '/v1/events', (_req, _params, query) => reads.list(query)],
-    ['GET', '/v1/events/statistics', (_req, _params, query) => reads.statistics(query)],
+    // The fault: the statistics are written out as text, their content type left to the framework's default.
+    ['GET', '/v1/events/statistics', (_req, _params, query) => asText(reads.statistics(query), on('statistics-text-plain'))],
     ['GET', '/v1/events/:id', (_req, params, query) => reads.one(params.id ?? '', query)],
   ];
 
@@ -245,13 +248,17 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   /** A routed request: (its body first, D-NS-BODY-ORDER body-first), the token, the rate limit, the organization, the handler. */
   async function serve(req: http.IncomingMessage, method: string, params: Record<string, string | undefined>, handle: Handler): Promise<Reply> {
+    const url = req.url ?? '';
+    // The faults: a framework that "cleans" a malformed query by redirecting to the bare path; an ingest route moved
+    // under a trailing slash, its old path redirecting there.
+    if (on('odd-query-redirect') && /%(?![0-9a-f]{2})/i.test(url.split('?')[1] ?? '')) return { status: 301, body: '', headers: { location: url.split('?')[0]! } };
+    if (on('ingest-moved') && method === 'POST') return { status: 308, body: '', headers: { location: `${url.split('?')[0]}/` } };
     const preread = method === 'POST' && reading('D-NS-BODY-ORDER') === 'body-first' ? await readIngest(req) : undefined;
     if (preread && 'status' in preread) return preread;
     // The fault: the ingest route was mounted outside the bearer-token middleware.
     const skipped = method === 'POST' && on('ingest-auth-skipped');
     const refused = (skipped ? undefined : authenticate(req)) ?? rateLimited(req) ?? organizationHeader(req);
     if (refused) return refused;
-    const url = req.url ?? '';
     const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
     return handle(req, params, query, preread);
   }
@@ -272,4 +279,9 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 function same(a: string, b: string): boolean {
   const digest = (s: string) => createHash('sha256').update(s).digest();
   return timingSafeEqual(digest(a), digest(b));
+}
+
+/** A success sent as text/plain (the 'statistics-text-plain' fault); refusals keep their own content type. */
+function asText(reply: Reply, fault: boolean): Reply {
+  return fault && reply.status < 300 ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } } : reply;
 }

@@ -33,7 +33,15 @@ defineGenericChecks('usage-events', {
     return {
       valid: async (op: Operation) => {
         if (op.key === 'POST /v1/events/ingest') return { request: { method: 'POST', path: '/v1/events/ingest', json: { events: [freshEvent()] }, authenticate: true } };
-        if (op.key === 'GET /v1/events/statistics') return specRequest(ctx.spec, op, { organization_id: settings.organizationId });
+        if (op.key === 'GET /v1/events/statistics') {
+          // With the profile's first meter and its own aggregation, where it names one: whether a meter is required is
+          // the deployment's (D-NS-REQUIRED-PARAMETERS).
+          const meter = settings.meters[0];
+          const prepared = specRequest(ctx.spec, op, { organization_id: settings.organizationId, ...(meter ? { aggregation: meter.aggregation.func } : {}) });
+          if (!('request' in prepared) || !meter) return prepared;
+          const query = new URLSearchParams({ [settings.query.meter]: meter.id, ...(meter.aggregation.property ? { [settings.query.aggregatedProperty]: meter.aggregation.property } : {}) });
+          return { request: { ...prepared.request, path: `${prepared.request.path}&${query}` } };
+        }
         if (op.key === 'GET /v1/events/{id}') {
           const id = await someEventId();
           return id === undefined ? { notApplicable: 'the target lists no event whose id a valid request could read' } : specRequest(ctx.spec, op, { id });

@@ -91,7 +91,8 @@ type BadCase = RequestSpec & { label: string; certainlyRefused?: boolean };
 /** The bad inputs for an operation: bodies its schema refuses, a valid body sent as text/plain, an odd query and headers. */
 async function badCases(ctx: OperationContext): Promise<BadCase[]> {
   const { spec, op } = ctx;
-  const forbidden = writeForbidden(ctx);
+  // A request to a write operation is a write attempt, whatever its body: none where the profile forbids writes.
+  if (writeForbidden(ctx)) return [];
   const prepared = await ctx.valid();
   // The path of a valid request (its parameters filled in, its credentials on): only the body, the query or the
   // headers are bad.
@@ -102,13 +103,12 @@ async function badCases(ctx: OperationContext): Promise<BadCase[]> {
   const cases: BadCase[] = [];
   if (op.hasRequestBody) {
     for (const b of badBodies(spec.doc, op.requestSchema, op.requestBodyRequired)) {
-      if (forbidden && !b.certainlyRefused) continue;
       cases.push({ method: op.method, path, ...auth, body: b.body, headers: { ...headers, 'content-type': 'application/json' }, label: b.label, certainlyRefused: b.certainlyRefused && ctx.enabled });
     }
     // Sent as text/plain, a valid body may be accepted even where the operation is switched off: kept conservative.
-    if (!forbidden && !op.write) cases.push({ method: op.method, path, ...auth, body: JSON.stringify(valid.json ?? validValue(spec.doc, op.requestSchema)), headers: { ...headers, 'content-type': 'text/plain' }, label: 'JSON sent as text/plain' });
+    if (!op.write) cases.push({ method: op.method, path, ...auth, body: JSON.stringify(valid.json ?? validValue(spec.doc, op.requestSchema)), headers: { ...headers, 'content-type': 'text/plain' }, label: 'JSON sent as text/plain' });
   }
-  if (!forbidden || op.hasRequestBody) {
+  {
     const odd: BadCase = { method: op.method, path: `${path}?%zz=%%&a[b]=1`, ...auth, headers: { ...headers, 'x-conformance-odd': 'ä\u00ff', accept: 'application/xml' }, label: 'odd query and headers' };
     if (op.hasRequestBody) Object.assign(odd, { body: '{"broken"', headers: { ...odd.headers, 'content-type': 'application/json' } });
     cases.push(odd);
@@ -121,7 +121,7 @@ async function negativeDataRejection(ctx: OperationContext): Promise<Finding[]> 
   const { op } = ctx;
   const cases = await badCases(ctx);
   if (cases.length === 0) {
-    const why = `${op.key}: no bad input can be sent under this profile`;
+    const why = `${op.key} writes (${op.write}) and the profile does not allow writes: no request is sent to it`;
     return [finding('GEN-NO-5XX', 'not-applicable', why), finding('GEN-REFUSAL-STATUS', 'not-applicable', why)];
   }
   const replies: Array<{ c: BadCase; r: Reply }> = [];
@@ -170,6 +170,8 @@ async function refusedBesideControl(ctx: OperationContext, requirement: string, 
   const { op } = ctx;
   const kind = answerKind(refused);
   if (kind === 'throttled') return finding(requirement, 'inconclusive', `${op.key} ${what} was throttled (429)`);
+  // Where the document leaves open whether the operation needs credentials at all, an acceptance proves nothing.
+  if (kind === 'accepted' && op.securityOpen) return finding(requirement, 'not-tested', `${op.key} ${what} was accepted; whether it needs credentials rests on what the document leaves open (${op.securityOpen.join(', ')})`);
   // Where the operation documents 401 or 403, a refusal for want of credentials is one of them.
   const documented: number[] = Object.keys(op.responses).map(Number).filter((s) => s === 401 || s === 403);
   if (kind !== 'refused' || (documented.length > 0 && !documented.includes(refused.status))) {

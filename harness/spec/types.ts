@@ -72,6 +72,8 @@ export interface Operation {
   parameters: Parameter[];
   /** x-valid-request-open: the open points (one id or a list) a refusal of a request valid by the spec could rest on. */
   validRequestOpen?: string[];
+  /** x-security-open: the open points (one id or a list) on which whether the operation needs credentials rests. */
+  securityOpen?: string[];
   /**
    * x-accepted-while-busy: when the documented success answers any request while the operation is busy (an update
    * already pending), and so bad input too; the generic checks then hold no success against a bad request.

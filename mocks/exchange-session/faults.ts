@@ -15,6 +15,29 @@ export const faults = [
     undecided: ['A-NONCE-IN-RANGE', 'A-NONCE-GREATER', 'A-NONCE-REUSE', 'A-NONCE-REQUIRED'],
   },
   {
+    name: 'accounts-open',
+    description: 'The trading-account listing was left out of the session guard: without a valid session it answers 200 with no account.',
+    violates: ['A-GEN-AUTH'],
+    // The token checks may meet the listing too.
+    collateral: ['A-TOKEN-REQUIRED'],
+    keepsDefault: { 'A-NS-AUTH-BEFORE-ROUTE': 'a gateway in front of every route (credential-first) refuses without a session before the listing\'s own code runs' },
+  },
+  {
+    name: 'broken-json-500',
+    description: 'The order handler does not catch the JSON parser\'s error: a body that is not JSON gets 500.',
+    violates: ['A-GEN-NO-5XX'],
+  },
+  {
+    name: 'odd-query-redirect',
+    description: 'A malformed escape in the query string ("%zz") is "cleaned" by a redirect (301) to the bare path.',
+    violates: ['A-GEN-REFUSAL-STATUS'],
+  },
+  {
+    name: 'nonce-moved',
+    description: 'The nonce range moved under a trailing slash; its documented path answers 308 to the new one.',
+    violates: ['A-GEN-VALID-ACCEPTED', 'A-GEN-STATUS'],
+  },
+  {
     name: 'read-only-key-trades',
     description: 'Checks a session\'s token but not its key\'s permissions: a key issued without trading permission places orders.',
     violates: ['A-GEN-ROLE'],

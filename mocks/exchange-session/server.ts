@@ -193,6 +193,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
       const bodyFirst = reading('A-NS-WRITE-CHECK-ORDER') === 'body-then-nonce';
       const checkBody = (): Prepared => {
         const body = carriesBody ? parseJson(raw) : undefined;
+        // The fault: the parser's error escapes the handler (answered 500 by the router).
+        if (body instanceof Refusal && body.detail === 'malformed-json' && on('broken-json-500')) throw new Error('Unexpected token in JSON');
         return body instanceof Refusal ? body : prepare(session, body, params);
       };
       let prepared = bodyFirst ? checkBody() : undefined;
@@ -237,7 +239,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   // ---- reads ---------------------------------------------------------------------------------------------------
 
-  const tradingAccounts = read((session) => {
+  const accountsOf = (session: Session): Reply => {
     const accounts = (keys.user(session.userId)?.accounts ?? []).map((a) =>
       reading('A-NS-ACCOUNT-FIELDS') === 'documented-only'
         ? { tradingAccountId: idOut(a.tradingAccountId), rateLimitToken: a.rateLimitToken }
@@ -245,7 +247,13 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     );
     const listed = ok(on('accounts-without-ratelimit-token') ? accounts.map(({ rateLimitToken: _, ...rest }) => rest) : accounts);
     return on('accounts-as-text') ? { ...listed, headers: { 'content-type': 'text/plain; charset=utf-8' } } : listed;
-  });
+  };
+  const tradingAccounts: Handler = async (req) => {
+    const session = await authenticate(req, 'other');
+    // The fault: the listing was left out of the session guard; without a valid session it lists no account, but answers.
+    if (session instanceof Refusal) return on('accounts-open') ? ok([]) : session.reply();
+    return accountsOf(session);
+  };
 
   const reportedRange = (): Reply => {
     const range = nonces.reported(Date.now());
@@ -534,6 +542,11 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     const credentialFirst = reading('A-NS-AUTH-BEFORE-ROUTE') === 'credential-first' && !open.has(path);
     router.on(method, pattern, (req, res, params) => {
       const answer = async (): Promise<Reply> => {
+        // The faults: a malformed query escape "cleaned" by a redirect to the bare path; the nonce range moved under
+        // a trailing slash, its documented path redirecting there.
+        const query = (req.url ?? '').split('?')[1] ?? '';
+        if (on('odd-query-redirect') && /%(?![0-9a-f]{2})/i.test(query)) return { status: 301, body: '', headers: { location: pathOf(req) } };
+        if (on('nonce-moved') && path === paths.nonce) return { status: 308, body: '', headers: { location: `${pathOf(req)}/` } };
         // A gateway in front of the routes asks for the session before anything else looks at the request.
         if (credentialFirst) {
           const session = await sessionOf(req);

@@ -10,7 +10,7 @@ import { classify } from '../classify.ts';
 import { loadSpec } from '../spec/load.ts';
 import type { LoadedSpec, Operation } from '../spec/types.ts';
 import type { Profile } from '../profile/types.ts';
-import type { Client, RequestSpec } from '../http/client.ts';
+import type { Client, Reply, RequestSpec } from '../http/client.ts';
 import type { Secrets } from '../secrets.ts';
 import type { WriteJournal } from '../writes.ts';
 import type { Target } from '../targets.ts';
@@ -39,6 +39,8 @@ export interface OperationSource {
   valid?(op: Operation, credential?: string): Promise<Prepared | undefined> | Prepared | undefined;
   /** The credential that carries a role the operation refuses (see Operation.refusedRoles), or why the run has none. */
   otherRole?(role: string, op: Operation): Promise<{ credential?: string } | { missing: string }> | { credential?: string } | { missing: string };
+  /** Why a refusal of a valid request proves nothing on this target (it may rest on what the profile leaves unstated). */
+  refusalOpen?(op: Operation, reply: Reply): string | undefined;
   /** Why this target needs no credentials for the operation (authentication switched off), if it does not. */
   unsecured?(op: Operation): string | undefined;
   /**
@@ -134,6 +136,7 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
             baseHeaders: hooks.baseHeaders?.(identity) ?? {},
             valid: async (credential) => (await source.valid?.(op, credential)) ?? specRequest(spec, op, {}, credential),
             unsecured: () => source.unsecured?.(op),
+            refusalOpen: (reply) => source.refusalOpen?.(op, reply),
             otherRoles: async () =>
               Promise.all(
                 op.refusedRoles.map(async (role) => {

@@ -10,6 +10,7 @@ import type { LoadedSpec, Operation, SecurityScheme } from '../spec/types.ts';
 import type { Secrets } from '../secrets.ts';
 import type { RequestCheckName } from './checks.ts';
 import { badBodies, validValue } from './bodies.ts';
+import { documents } from '../spec/statuses.ts';
 
 export type Outcome = 'held' | 'broken' | 'inconclusive' | 'not-tested' | 'not-applicable';
 
@@ -46,6 +47,11 @@ export interface OperationContext {
    * credential, the one valid for that credential (its own trading account, say).
    */
   valid: (credential?: string) => Promise<Prepared>;
+  /**
+   * Why a refusal of the valid request proves nothing on this target, if it does not: it may rest on what the
+   * profile does not state (something a deployment needs beyond the document).
+   */
+  refusalOpen: (reply: Reply) => string | undefined;
   /** Why this target needs no credentials for the operation (a profile that turns authentication off), if it does not. */
   unsecured: () => string | undefined;
   /** For other-role-refused: the same valid request sent with a valid credential of each role the operation refuses. */
@@ -83,6 +89,8 @@ async function positiveDataAcceptance(ctx: OperationContext): Promise<Finding[]>
   if (ctx.op.validRequestOpen && r.status >= 400 && r.status < 500) {
     return [finding(id, 'not-tested', `${ctx.op.key} refused the valid request with ${r.status}; whether it may rests on what the document does not show (${ctx.op.validRequestOpen.join(', ')})`)];
   }
+  const open = r.status >= 400 && r.status < 500 ? ctx.refusalOpen(r) : undefined;
+  if (open) return [finding(id, 'not-tested', `${ctx.op.key}: the valid request was ${open}`)];
   return [finding(id, 'broken', `${ctx.op.key} answered the valid request ${r.status} ${r.text.slice(0, 200)}`, { expected: `${[...successes(ctx.op), ...refusals].join(' or ')} (documented: ${Object.keys(ctx.op.responses).join(', ')})`, exchanges: [r.exchange] })];
 }
 
@@ -129,17 +137,18 @@ async function negativeDataRejection(ctx: OperationContext): Promise<Finding[]> 
   const out: Finding[] = [];
   const server = replies.filter(({ r }) => r.status >= 500);
   out.push(server.length ? finding('GEN-NO-5XX', 'broken', `${op.key}: ${server.map(({ c, r }) => `${c.label}: ${r.status}`).join('; ')}`, { exchanges: server.map(({ r }) => r.exchange) }) : finding('GEN-NO-5XX', 'held', op.key));
-  // Where the spec documents a 400, a body the schema certainly refuses must get a documented 4xx (another documented
-  // refusal may apply first: the documents do not order their checks); no bad input is ever redirected.
-  const documented4xx = Object.keys(op.responses).map(Number).filter((s) => s >= 400 && s < 500);
+  // Where the spec documents a 400, a body the schema certainly refuses must get a documented 4xx, a range ("4XX")
+  // included (another documented refusal may apply first: the documents do not order their checks); no bad input is
+  // ever redirected.
+  const documented4xx = Object.keys(op.responses).filter((s) => /^4/.test(s));
   const wrong = replies.filter(({ c, r }) => {
     if (r.status >= 500) return false; // judged by GEN-NO-5XX
-    if (c.certainlyRefused && documented4xx.includes(400)) return !documented4xx.includes(r.status) && !(op.acceptedWhileBusy && r.status >= 200 && r.status < 300);
+    if (c.certainlyRefused && documented4xx.includes('400')) return !(r.status >= 400 && r.status < 500 && documents(op, r.status)) && !(op.acceptedWhileBusy && r.status >= 200 && r.status < 300);
     return r.status >= 300 && r.status < 400;
   });
   out.push(
     wrong.length
-      ? finding('GEN-REFUSAL-STATUS', 'broken', `${op.key}: ${wrong.map(({ c, r }) => `${c.label}: ${r.status}`).join('; ')}`, { expected: documented4xx.includes(400) ? `documented: ${documented4xx.join(', ')}` : 'a 4xx or an acceptance', exchanges: wrong.map(({ r }) => r.exchange) })
+      ? finding('GEN-REFUSAL-STATUS', 'broken', `${op.key}: ${wrong.map(({ c, r }) => `${c.label}: ${r.status}`).join('; ')}`, { expected: documented4xx.includes('400') ? `documented: ${documented4xx.join(', ')}` : 'a 4xx or an acceptance', exchanges: wrong.map(({ r }) => r.exchange) })
       : finding('GEN-REFUSAL-STATUS', 'held', op.key),
   );
   return out;

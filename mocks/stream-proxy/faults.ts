@@ -59,9 +59,8 @@ export const faults = [
   {
     name: 'config-without-revision-headers',
     description: 'GET /api/v1/config sends the merged documents without x-config-main-revision and x-config-sources-revision.',
-    violates: ['B-CONFIG-READ'],
     // The spec documents the headers of that response.
-    collateral: ['B-GEN-HEADERS'],
+    violates: ['B-CONFIG-READ', 'B-GEN-HEADERS'],
   },
   {
     name: 'apiproxy-revision-header-missing',
@@ -145,9 +144,25 @@ export const faults = [
   {
     name: 'streams-open',
     description: 'GET /api/v1/streams was left out of the admin authentication: it answers without a token.',
-    violates: ['B-AUTH-ADMIN'],
     // The spec marks the operation as secured.
-    collateral: ['B-GEN-AUTH'],
+    violates: ['B-AUTH-ADMIN', 'B-GEN-AUTH'],
+  },
+  {
+    name: 'broken-json-500',
+    description: 'The JSON endpoints parse their body without catching the parser\'s error: a body that is not JSON gets 500.',
+    violates: ['B-GEN-NO-5XX'],
+    // The configuration saves meet it too.
+    collateral: ['B-CONFIG-400'],
+  },
+  {
+    name: 'odd-query-redirect',
+    description: 'A malformed escape in the query string ("%zz") is "cleaned" by a redirect (301) to the bare path.',
+    violates: ['B-GEN-REFUSAL-STATUS'],
+  },
+  {
+    name: 'ipinfo-moved',
+    description: 'GET /api/v1/ipinfo moved under a trailing slash; its documented path answers 308 to the new one.',
+    violates: ['B-GEN-VALID-ACCEPTED', 'B-GEN-STATUS'],
   },
   {
     name: 'user-token-reaches-admin',
@@ -223,9 +238,8 @@ export const faults = [
   {
     name: 'batch-as-json',
     description: 'Sends the batch CSV of an input labelled application/json.',
-    violates: ['B-BATCH-CSV'],
     // The spec documents text/csv for that response.
-    collateral: ['B-GEN-CONTENT-TYPE'],
+    violates: ['B-BATCH-CSV', 'B-GEN-CONTENT-TYPE'],
   },
   {
     name: 'malformed-if-match-ignored',
@@ -240,9 +254,8 @@ export const faults = [
   {
     name: 'status-array',
     description: 'Answers GET /api/v1/status with the state wrapped in a list.',
-    violates: ['B-STATUS'],
     // The spec documents the body's type: the same evidence breaks the schema check.
-    collateral: ['B-GEN-SCHEMA'],
+    violates: ['B-STATUS', 'B-GEN-SCHEMA'],
   },
   {
     name: 'streams-object',

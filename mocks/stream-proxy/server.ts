@@ -127,6 +127,11 @@ export async function start(options: StartOptions): Promise<StreamProxyServer> {
   const withJson =
     (handle: (body: unknown, req: http.IncomingMessage, params: Record<string, string | undefined>) => Reply | Promise<Reply>): Handler =>
     async (req, params) => {
+      // The fault: the body is parsed without catching the parser's error (answered 500 by the router).
+      if (on('broken-json-500')) {
+        const raw = await readBody(req);
+        return raw === undefined ? fail(413, 'The body exceeds 1 MiB.') : handle(JSON.parse(raw), req, params);
+      }
       const parsed = await jsonBody(req);
       return 'value' in parsed ? handle(parsed.value, req, params) : parsed;
     };
@@ -450,6 +455,11 @@ export async function start(options: StartOptions): Promise<StreamProxyServer> {
     router.on(at.method, at.path, (req, res, params) => {
       const refused = (at.access === 'admin' ? auth.admin(req) : at.access === 'user' ? auth.user(req) : undefined) ?? before(req, at);
       if (refused) return finish(res, refused, at);
+      // The faults: a malformed query escape "cleaned" by a redirect to the bare path; ipinfo moved under a trailing
+      // slash, its documented path redirecting there.
+      const url = req.url ?? '';
+      if (on('odd-query-redirect') && /%(?![0-9a-f]{2})/i.test(url.split('?')[1] ?? '')) return finish(res, { status: 301, text: '', headers: { location: url.split('?')[0]! } }, at);
+      if (on('ipinfo-moved') && at.path === api('/ipinfo')) return finish(res, { status: 308, text: '', headers: { location: `${url.split('?')[0]}/` } }, at);
       Promise.resolve()
         .then(() => at.handle(req, params))
         .then(

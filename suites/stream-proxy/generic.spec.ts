@@ -90,6 +90,8 @@ async function streamSource(ctx: GenericContext): Promise<OperationSource> {
   };
 
   return {
+    // A refusal may rest on what the deployment needs beyond the document, where the profile leaves it unstated.
+    refusalOpen: (_op, reply) => proxy.refusalOpen(reply),
     unsecured: (op) => (!s.webAuthEnabled && op.security.includes('adminToken') ? 'web_auth_enabled is false in the profile: the admin endpoints need no token' : undefined),
     otherRole: (role) => (role === 'userToken' && hasUserToken ? { credential: 'user' } : { missing: `the profile names no ${role} (credentials or settings.userLogin)` }),
     beforeWrite: async (op, r) => {

@@ -127,4 +127,5 @@ export type RequirementId =
   | 'E-GEN-CONTENT-TYPE'
   | 'E-GEN-VALID-ACCEPTED'
   | 'E-GEN-SCHEMA'
+  | 'E-GEN-STATUS'
   | 'E-GEN-HEADERS';

@@ -384,4 +384,6 @@ export type RequirementId =
   | 'A-GEN-CONTENT-TYPE'
   | 'A-GEN-VALID-ACCEPTED'
   | 'A-GEN-SCHEMA'
-  | 'A-GEN-AUTH';
+  | 'A-GEN-STATUS'
+  | 'A-GEN-AUTH'
+  | 'A-GEN-ROLE';

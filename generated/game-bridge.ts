@@ -357,5 +357,6 @@ export type RequirementId =
   | 'C-GEN-CONTENT-TYPE'
   | 'C-GEN-VALID-ACCEPTED'
   | 'C-GEN-SCHEMA'
+  | 'C-GEN-STATUS'
   | 'C-GEN-AUTH'
   | 'C-GEN-WRONG-METHOD';

@@ -1340,7 +1340,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["LibraryScanRequest"];
             };
@@ -1592,5 +1592,7 @@ export type RequirementId =
   | 'B-GEN-CONTENT-TYPE'
   | 'B-GEN-VALID-ACCEPTED'
   | 'B-GEN-SCHEMA'
+  | 'B-GEN-STATUS'
   | 'B-GEN-HEADERS'
-  | 'B-GEN-AUTH';
+  | 'B-GEN-AUTH'
+  | 'B-GEN-ROLE';

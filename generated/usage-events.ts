@@ -357,4 +357,5 @@ export type RequirementId =
   | 'D-GEN-CONTENT-TYPE'
   | 'D-GEN-VALID-ACCEPTED'
   | 'D-GEN-SCHEMA'
+  | 'D-GEN-STATUS'
   | 'D-GEN-AUTH';

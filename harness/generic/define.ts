@@ -150,9 +150,13 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
           } catch (e) {
             // One operation's trouble (no answer, a harness error) is judged on its own; the others still run.
             const c = await classify(e, api);
-            const outcome = c.kind === 'deviation' || c.kind === 'no-answer' ? 'broken' : c.kind === 'not-tested' ? 'not-tested' : 'inconclusive';
             const exchanges = e instanceof RequirementViolation ? e.exchanges : undefined;
-            return impl.judges.map((requirement) => ({ requirement, outcome, message: `${op.key}: ${c.message}`, exchanges }));
+            const outcomeOf = (requirement: string): Finding['outcome'] => {
+              if (c.kind === 'deviation') return 'broken';
+              if (c.kind === 'no-answer') return (impl.brokenByNoAnswer ?? impl.judges).includes(requirement) ? 'broken' : 'not-tested';
+              return c.kind === 'not-tested' ? 'not-tested' : 'inconclusive';
+            };
+            return impl.judges.map((requirement) => ({ requirement, outcome: outcomeOf(requirement), message: `${op.key}: ${c.message}`, exchanges }));
           }
         }
       });

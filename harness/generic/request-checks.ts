@@ -264,6 +264,8 @@ export interface RequestCheck {
   applies(op: Operation, spec: LoadedSpec): boolean;
   /** The requirements (suffixes) its findings go to. */
   judges: readonly string[];
+  /** Those a request that got no answer at all breaks (the rest cannot be judged then); by default all of them. */
+  brokenByNoAnswer?: readonly string[];
   run(ctx: OperationContext): Promise<Finding[]>;
 }
 
@@ -272,7 +274,7 @@ const firstOfPath = (op: Operation, spec: LoadedSpec) => spec.operations.find((o
 
 export const REQUEST_CHECKS: Record<RequestCheckName, RequestCheck> = {
   'positive-data-acceptance': { applies: () => true, judges: ['GEN-VALID-ACCEPTED'], run: positiveDataAcceptance },
-  'negative-data-rejection': { applies: () => true, judges: ['GEN-NO-5XX', 'GEN-REFUSAL-STATUS'], run: negativeDataRejection },
+  'negative-data-rejection': { applies: () => true, judges: ['GEN-NO-5XX', 'GEN-REFUSAL-STATUS'], brokenByNoAnswer: ['GEN-NO-5XX'], run: negativeDataRejection },
   'missing-credential-refused': { applies: (op) => op.security.length > 0, judges: ['GEN-AUTH'], run: credentialCheck('missing') },
   'wrong-credential-refused': { applies: (op) => op.security.length > 0, judges: ['GEN-AUTH'], run: credentialCheck('wrong') },
   'other-role-refused': { applies: (op) => op.refusedRoles.length > 0, judges: ['GEN-ROLE'], run: otherRoleRefused },

@@ -112,7 +112,9 @@ async function streamSource(ctx: GenericContext): Promise<OperationSource> {
         // The document saved back as it is, over its current revision: valid, and it changes nothing but the revision.
         await guardDocs();
         const now = await proxy.read(`the ${doc} document to save back`);
-        return request(op, { path: SAVE[doc].path, json: now.content[doc], headers: { 'If-Match': now.revision[doc] } });
+        const revision = now.revision[doc];
+        if (revision === undefined) return { notApplicable: `the ${doc} document's revision header was missing from its read: no save of it can be valid` };
+        return request(op, { path: SAVE[doc].path, json: now.content[doc], headers: { 'If-Match': revision } });
       }
       switch (op.key) {
         case 'GET /api/v1/config/batchContent/{input_id}':

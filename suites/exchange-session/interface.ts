@@ -51,6 +51,7 @@ export const exchangeSession: InterfaceDescriptor<'exchange-session', ReturnType
     '      - { type: hmac, publicKey: EX_HMAC_KEY_1, secret: EX_HMAC_SECRET_1 }',
     '      - { type: ecdsa, privateKey: EX_ECDSA_PRIVATE_KEY_1, metadata: EX_ECDSA_METADATA_1 }',
     '      - { type: hmac, publicKey: EX_HMAC_KEY_2, secret: EX_HMAC_SECRET_2, whitelistExcludesHarness: true }',
+    '      - { type: hmac, publicKey: EX_READ_KEY, secret: EX_READ_SECRET, trading: false }   # optional: a read-only key, whose orders must be refused',
     '  settings:',
     '    baseUrlCarries: /trading-api           # the sandbox address already ends with /trading-api',
     '    paths: { command: /trading-api/v2/command, custody: /trading-api/v1/wallets/limits/BTC }',

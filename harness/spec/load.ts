@@ -243,3 +243,10 @@ function routersOf(spec: LoadedSpec) {
   }
   return r;
 }
+
+/** The ids of a requirement group of a spec (see Requirement.group), in the spec's order; an unknown group is a harness error. */
+export function groupOf<Id extends string = string>(spec: LoadedSpec, group: string): Id[] {
+  const ids = spec.requirements.filter((r) => r.group === group).map((r) => r.id as Id);
+  if (ids.length === 0) throw new Error(`harness: specs/${spec.name}.yaml has no requirement of the group ${group}`);
+  return ids;
+}

@@ -13,6 +13,11 @@ export interface Requirement {
   why?: string;
   /** Derived by the harness from the spec rather than written in it. */
   generic?: boolean;
+  /**
+   * A group of requirements that one check or one profile switch treats together (the configuration saves, the proxy
+   * users): suites and scopes take the group from the spec (`groupOf`) instead of listing its ids again.
+   */
+  group?: string;
 }
 
 /** One way a deployment may reasonably settle an open point. */

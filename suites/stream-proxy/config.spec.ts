@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { RequirementId } from '../../generated/stream-proxy.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { fitTimeout } from '../../harness/budget.ts';
+import { groupOf, loadSpec } from '../../harness/spec/load.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { commandProperty, type Step } from '../../harness/stateful.ts';
 import { RevisionModel, type Doc, type IfMatch, type SaveExpectation } from './model.ts';
@@ -10,7 +11,8 @@ import { getAt, setAt } from '../../harness/json-pointer.ts';
 import { DOCS, REVISION_HEADER, SAVE, revisionOf, scratchMember, test, reqTags, deviation, NotTested, Inconclusive, RequirementViolation, type Proxy, type RecordReading, type Snapshot } from './proxy.ts';
 import { guard, type Guard } from './config-guard.ts';
 
-const SAVES: RequirementId[] = ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED', 'B-CONFIG-DOCS-INDEPENDENT'];
+/** The configuration saves' requirements (a group of the spec) but the concurrent saves, which a test of their own judges. */
+const SAVES = groupOf<RequirementId>(loadSpec('stream-proxy'), 'config-saves').filter((id) => id !== 'B-CONFIG-CONCURRENT');
 const REVISION_CASES = 100;
 const CLIENTS = 2;
 
@@ -199,7 +201,7 @@ function revisionSteps(): Array<fc.Arbitrary<RevisionStep>> {
 
   const save = (c: number, d: Doc, ifMatch: IfMatch, brokenBody: boolean, sameContent: boolean): RevisionStep => ({
     describe: () => `client ${c + 1} saves ${d} ${brokenBody ? 'with a body that is not JSON' : sameContent ? 'unchanged' : 'with a new value'}, If-Match ${ifMatch}`,
-    testing: ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED', 'B-CONFIG-DOCS-INDEPENDENT'],
+    testing: SAVES,
     applies: () => true,
     run: async (m, r, saw) => {
       const pointer = r.proxy.settings.documents[d].scratch;

@@ -1,4 +1,4 @@
-import { loadSpec } from '../../harness/spec/load.ts';
+import { groupOf, loadSpec } from '../../harness/spec/load.ts';
 import type { StreamProxySettings } from './settings.ts';
 
 /** What a profile lets the stream-proxy suite judge, and why the rest is not applicable. */
@@ -7,10 +7,10 @@ export interface StreamScope {
   requirements: Record<string, string>;
 }
 
-const SAVES = ['B-CONFIG-SAVE', 'B-CONFIG-REVISION-CHANGE', 'B-CONFIG-409', 'B-CONFIG-428', 'B-CONFIG-400', 'B-CONFIG-IF-MATCH-MALFORMED', 'B-CONFIG-CONCURRENT', 'B-CONFIG-DOCS-INDEPENDENT'];
-const USERS = ['B-USER-CREATE', 'B-USER-DUP-USERNAME', 'B-USER-DUP-TOKEN', 'B-USER-UPDATE', 'B-USER-MOVE', 'B-USER-DELETE'];
 /** The operations that change state: those the spec marks x-write (never a list kept by hand beside it). */
 const writeOperations = () => loadSpec('stream-proxy').operations.filter((op) => op.write).map((op) => op.key);
+/** The requirements of the configuration saves and of the proxy users: groups of the spec. */
+const group = (name: string) => groupOf(loadSpec('stream-proxy'), name);
 
 /** Slower than this, the web-player expiry is a slow check, run only where the profile turns slow checks on. */
 export const SLOW_EXPIRY_MS = 10_000;
@@ -22,7 +22,7 @@ export function streamScope(s: StreamProxySettings, o: { writes: boolean; live: 
   if (!o.writes) {
     const why = 'the profile does not allow writes: no configuration is saved, no user changed, no update or scan started';
     for (const op of writeOperations()) operations[op] = why;
-    na([...SAVES, ...USERS, 'B-UPDATE-ACCEPTED', 'B-UPDATE-COLLAPSED', 'B-UPDATE-INVALID', 'B-LIBRARY-SCAN', 'B-USER-BOUQUET'], why);
+    na([...group('config-saves'), ...group('proxy-users'), 'B-UPDATE-ACCEPTED', 'B-UPDATE-COLLAPSED', 'B-UPDATE-INVALID', 'B-LIBRARY-SCAN', 'B-USER-BOUQUET'], why);
   }
   if (s.webAuthEnabled) na(['B-AUTH-BYPASS'], 'web_auth_enabled is true in the profile: admin protection applies');
   else na(['B-AUTH-ADMIN'], 'web_auth_enabled is false in the profile: no token is needed');

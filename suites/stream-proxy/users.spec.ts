@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { RequirementId } from '../../generated/stream-proxy.ts';
 import { fitTimeout } from '../../harness/budget.ts';
+import { groupOf, loadSpec } from '../../harness/spec/load.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { commandProperty, type Step } from '../../harness/stateful.ts';
 import type { WriteJournal } from '../../harness/writes.ts';
@@ -9,7 +10,7 @@ import { test, reqTags, RequirementViolation, type Proxy } from './proxy.ts';
 import { restoreUser, type UserUndo } from './restore.ts';
 import { userBody } from './user-body.ts';
 
-const USERS: RequirementId[] = ['B-USER-CREATE', 'B-USER-DUP-USERNAME', 'B-USER-DUP-TOKEN', 'B-USER-UPDATE', 'B-USER-MOVE', 'B-USER-DELETE'];
+const USERS = groupOf<RequirementId>(loadSpec('stream-proxy'), 'proxy-users');
 const USER_CASES = 100;
 
 interface Real {

@@ -101,9 +101,10 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
       const ids = [...own.map((s) => `${spec.prefix}-${s}`), ...carried(check.name, spec, selected)];
       if (ops.length === 0 || ids.length === 0) continue;
 
-      test(`${check.name}: ${check.summary}`, { tag: reqTags(...ids) }, async ({ api, verify, notApplicable, secrets, identity, writes, profile, target }) => {
+      test(`${check.name}: ${check.summary}`, { tag: reqTags(...ids) }, async ({ api, verify, notApplicable, secrets, identity, writes, profile, target, spec: targetSpec }) => {
         const settings = profile.interfaces[interfaceName as keyof Profile['interfaces']]?.settings;
-        const source = (await hooks.source?.({ api, secrets, identity, writes, profile, target, spec, settings })) ?? {};
+        // The spec as this target serves it: paths a profile moves (x-path-setting), under the base URL as it is given.
+        const source = (await hooks.source?.({ api, secrets, identity, writes, profile, target, spec: targetSpec, settings })) ?? {};
         const findings: Finding[] = [];
         try {
           for (const op of ops) findings.push(...(await runOn(op)));
@@ -122,9 +123,11 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
 
         async function runOn(op: Operation): Promise<Finding[]> {
           const enabled = hooks.enabled?.(op, profile) ?? true;
+          // The operation where this target serves it (reports keep naming it by the spec's key).
+          const served = targetSpec.operations.find((o) => o.key === op.key) ?? op;
           const ctx: OperationContext = {
-            spec,
-            op,
+            spec: targetSpec,
+            op: served,
             send: async (request) => {
               if (op.write) await source.beforeWrite?.(op, request);
               return api.send(request);
@@ -134,7 +137,7 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
             whenDisabled: hooks.whenDisabled ?? [],
             writesAllowed: writes.allowed,
             baseHeaders: hooks.baseHeaders?.(identity) ?? {},
-            valid: async (credential) => (await source.valid?.(op, credential)) ?? specRequest(spec, op, {}, credential),
+            valid: async (credential) => (await source.valid?.(op, credential)) ?? specRequest(targetSpec, served, {}, credential),
             unsecured: () => source.unsecured?.(op),
             refusalOpen: (reply) => source.refusalOpen?.(op, reply),
             otherRoles: async () =>

@@ -112,7 +112,7 @@ describe('exchange-session against a live target with a key pool', () => {
       assert.equal(run.code, 0, run.out.slice(-3000));
       const paths = proxy.seen.map((r) => r.path.split('?')[0]);
       assert.ok(paths.includes('/trading-api/v2/orders'), 'orders were sent');
-      assert.ok(!paths.some((p) => p.startsWith('/trading-api/trading-api')), 'no doubled prefix');
+      assert.ok(!paths.some((p) => p.startsWith('/trading-api/trading-api')), `no doubled prefix: ${proxy.seen.filter((r) => r.path.startsWith('/trading-api/trading-api')).map((r) => `${r.method} ${r.path}`).join(', ')}`);
       const s = readSummary(run.reports);
       assert.deepEqual(withStatus(s, 'failed'), []);
       assert.equal(requirement(s, 'A-TIF-GTC').status, 'passed');

@@ -6,7 +6,7 @@
  */
 import { test, type Identity } from '../fixtures.ts';
 import { Inconclusive, NotTested, RequirementViolation, deviation, reqTags } from '../verdicts.ts';
-import { classify } from '../classify.ts';
+import { classify, messageOf } from '../classify.ts';
 import { loadSpec } from '../spec/load.ts';
 import type { LoadedSpec, Operation } from '../spec/types.ts';
 import type { Profile } from '../profile/types.ts';
@@ -129,7 +129,7 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
             spec: targetSpec,
             op: served,
             send: async (request) => {
-              if (op.write) await source.beforeWrite?.(op, request);
+              if (op.write) await preparing(op, 'journalling what a write may change', () => source.beforeWrite?.(op, request));
               return api.send(request);
             },
             secrets,
@@ -137,7 +137,7 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
             whenDisabled: hooks.whenDisabled ?? [],
             writesAllowed: writes.allowed,
             baseHeaders: hooks.baseHeaders?.(identity) ?? {},
-            valid: async (credential) => (await source.valid?.(op, credential)) ?? specRequest(targetSpec, served, {}, credential),
+            valid: async (credential) => (await preparing(op, 'preparing its valid request', () => source.valid?.(op, credential))) ?? specRequest(targetSpec, served, {}, credential),
             unsecured: () => source.unsecured?.(op),
             refusalOpen: (reply) => source.refusalOpen?.(op, reply),
             otherRoles: async () =>
@@ -165,6 +165,20 @@ export function defineGenericChecks(interfaceName: string, hooks: GenericHooks =
       });
     }
   });
+}
+
+/**
+ * What the suite's source does to prepare a check's request (log in, place an order to look up, journal a document)
+ * is not what the check judges: its trouble, even a deviation of another requirement or a dropped connection, leaves
+ * the operation inconclusive for the generic requirement (or not tested, as the source says), never broken.
+ */
+async function preparing<T>(op: Operation, what: string, step: () => Promise<T> | T): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (e instanceof NotTested || e instanceof Inconclusive) throw e;
+    throw new Inconclusive(`${op.key}: ${what} failed, so the check could not judge it: ${messageOf(e)}`);
+  }
 }
 
 /** One verdict from every operation's finding: broken anywhere fails it; else a pass needs one operation that held. */

@@ -74,6 +74,15 @@ async function validOr(ctx: OperationContext, requirement: string, credential?: 
 
 const isFinding = (x: RequestSpec | Finding): x is Finding => 'outcome' in x;
 
+/**
+ * Where bad input or another method goes: the valid request's path (its parameters filled in) and credentials, or,
+ * where the source has no valid request, the operation's path alone.
+ */
+async function validOrPath(ctx: OperationContext): Promise<RequestSpec> {
+  const prepared = await ctx.valid();
+  return 'request' in prepared ? prepared.request : { method: ctx.op.method, path: ctx.op.path };
+}
+
 /** positive-data-acceptance: a request valid by the spec gets a documented success. */
 async function positiveDataAcceptance(ctx: OperationContext): Promise<Finding[]> {
   const id = 'GEN-VALID-ACCEPTED';
@@ -81,7 +90,7 @@ async function positiveDataAcceptance(ctx: OperationContext): Promise<Finding[]>
   if (isFinding(valid)) return [valid];
   const r = await ctx.send({ ...valid, label: 'valid request' });
   const refusals = ctx.enabled ? [] : ctx.whenDisabled;
-  const ok = successes(ctx.op).some((s) => s === String(r.status) || (s === '2XX' && r.status >= 200 && r.status < 300)) || refusals.includes(r.status);
+  const ok = (r.status >= 200 && r.status < 300 && documents(ctx.op, r.status)) || refusals.includes(r.status);
   if (ok) return [finding(id, 'held', `${ctx.op.key}: ${r.status}`)];
   if (answerKind(r) === 'throttled') return [finding(id, 'inconclusive', `${ctx.op.key}: the valid request was throttled (429)`)];
   // The request uses only what every reading of the document accepts; where a refusal could still rest on a point the
@@ -101,10 +110,8 @@ async function badCases(ctx: OperationContext): Promise<BadCase[]> {
   const { spec, op } = ctx;
   // A request to a write operation is a write attempt, whatever its body: none where the profile forbids writes.
   if (writeForbidden(ctx)) return [];
-  const prepared = await ctx.valid();
-  // The path of a valid request (its parameters filled in, its credentials on): only the body, the query or the
-  // headers are bad.
-  const valid: RequestSpec = 'request' in prepared ? prepared.request : { method: op.method, path: op.path };
+  // Only the body, the query or the headers are bad.
+  const valid = await validOrPath(ctx);
   const path = valid.path.split('?')[0];
   const auth = { authenticate: valid.authenticate, credential: valid.credential };
   const headers = { ...ctx.baseHeaders, ...(valid.headers ?? {}) };
@@ -245,8 +252,7 @@ async function unsupportedMethod(ctx: OperationContext): Promise<Finding[]> {
   const { op, spec } = ctx;
   const wm = op.wrongMethod!;
   const served = spec.operations.filter((o) => o.path === op.path).map((o) => o.method);
-  const prepared = await ctx.valid();
-  const valid: RequestSpec = 'request' in prepared ? prepared.request : { method: op.method, path: op.path };
+  const valid = await validOrPath(ctx);
   const acceptable = new Set([wm.status, ...(ctx.enabled ? [] : ctx.whenDisabled)]);
   for (const method of OTHER_METHODS.filter((m) => !served.includes(m))) {
     const r = await ctx.send({ ...valid, method, headers: { ...ctx.baseHeaders, ...valid.headers }, label: `${method} on ${op.path}` });

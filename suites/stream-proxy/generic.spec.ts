@@ -15,7 +15,7 @@ import { isAccepted } from '../../harness/answers.ts';
 import { guard, type Guard } from './config-guard.ts';
 import { DOCS, SAVE, makeProxy, resourceFromListing, type Doc } from './proxy.ts';
 import { providerFor } from './provider.ts';
-import { contentHash, restoreBouquet, restoreUser, type BouquetUndo, type UserUndo } from './restore.ts';
+import { contentHash, guardUser as guardOne, restoreBouquet, type BouquetUndo } from './restore.ts';
 import type { SharedState } from './shared-state.ts';
 import { userBody } from './user-body.ts';
 import type { StreamProxySettings } from './settings.ts';
@@ -55,10 +55,8 @@ async function streamSource(ctx: GenericContext): Promise<OperationSource> {
 
   let docs: Guard | undefined;
   const guardDocs = async () => (docs ??= guard(proxy, ctx.writes, await proxy.read('before the generic checks save a document')));
-  const guardUser = (username: string) => {
-    const undo: UserUndo = { kind: 'user', username, targets: s.targets.map((t) => t.name) };
-    ctx.writes.intend('POST /api/v1/user/{target}', `delete user ${username}`, undo, async () => ((await restoreUser(undo, (q) => proxy.admin(q))) === 'restored' ? 'undone' : 'nothing'));
-  };
+  const guardedUsers = new Set<string>();
+  const guardUser = (username: string) => guardOne(ctx.writes, (q) => proxy.admin(q), s.targets.map((t) => t.name), guardedUsers, username);
   let bouquet: BouquetUndo | undefined;
   const guardBouquet = async () => {
     if (bouquet) return bouquet;

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import type { RestoreContext } from '../../harness/interface.ts';
+import type { WriteJournal } from '../../harness/writes.ts';
 import { SAVE, revisionOf, type Doc } from './documents.ts';
 import { getAt } from '../../harness/json-pointer.ts';
 import type { StreamProxySettings } from './settings.ts';
@@ -107,6 +108,17 @@ export async function restoreUser(undo: UserUndo, send: Send): Promise<'restored
     if (r.status === 200) deleted = true;
   }
   return deleted ? 'restored' : 'nothing';
+}
+
+/**
+ * Before a user may come to exist: journalled (once per username, in `guarded`), and deleted from every target when
+ * the test ends. `admin` sends with the admin token.
+ */
+export function guardUser(writes: WriteJournal, admin: Send, targets: string[], guarded: Set<string>, username: string): void {
+  if (guarded.has(username)) return;
+  guarded.add(username);
+  const undo: UserUndo = { kind: 'user', username, targets };
+  writes.intend('POST /api/v1/user/{target}', `delete user ${username}`, undo, async () => ((await restoreUser(undo, admin)) === 'restored' ? 'undone' : 'nothing'));
 }
 
 /** The descriptor's restore, for `npm run restore`. */

@@ -7,7 +7,7 @@ import { commandProperty, type Step } from '../../harness/stateful.ts';
 import type { WriteJournal } from '../../harness/writes.ts';
 import { UserModel, type UserAction } from './model.ts';
 import { test, reqTags, RequirementViolation, type Proxy } from './proxy.ts';
-import { restoreUser, type UserUndo } from './restore.ts';
+import { guardUser as guardOne } from './restore.ts';
 import { userBody } from './user-body.ts';
 
 const USERS = groupOf<RequirementId>(loadSpec('stream-proxy'), 'proxy-users');
@@ -52,13 +52,8 @@ test('proxy users, model-based property: create, update, move and delete with du
 
 type UserStep = Step<UserModel, Real>;
 
-/** Before a user may come to exist: journalled, and deleted (from every target) when the test ends. */
-function guardUser(r: Real, username: string): void {
-  if (r.guarded.has(username)) return;
-  r.guarded.add(username);
-  const undo: UserUndo = { kind: 'user', username, targets: r.targets };
-  r.writes.intend('POST /api/v1/user/{target}', `delete user ${username}`, undo, async () => ((await restoreUser(undo, (q) => r.proxy.admin(q))) === 'restored' ? 'undone' : 'nothing'));
-}
+/** Before a user may come to exist: journalled once, and deleted (from every target) when the test ends. */
+const guardUser = (r: Real, username: string) => guardOne(r.writes, (q) => r.proxy.admin(q), r.targets, r.guarded, username);
 
 /**
  * Where the profile does not state what the user operations need beyond the document (settings.extras), each is first

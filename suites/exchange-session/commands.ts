@@ -17,6 +17,11 @@ export interface OrderSpec {
   symbol?: string;
 }
 
+/** An order a conforming target accepts and that can never rest or trade: an IOC priced far from the market. */
+export function harmlessOrder(settings: ExchangeSessionSettings, account: AccountId): OrderSpec {
+  return { account, side: 'buy', price: settings.order.farPrices.buy, quantity: settings.order.quantityStep, tif: 'IOC' };
+}
+
 /** The command body of an order. */
 export function orderCommand(settings: ExchangeSessionSettings, o: OrderSpec): Record<string, unknown> {
   const { fields, constants, sides, numbersAsStrings, symbol } = settings.order;

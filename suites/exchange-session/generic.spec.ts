@@ -9,7 +9,7 @@ import { defineGenericChecks, type GenericContext, type OperationSource } from '
 import type { Prepared } from '../../harness/generic/request-checks.ts';
 import type { Operation } from '../../harness/spec/types.ts';
 import { loginRequest, pathOf, type KeyType } from './auth.ts';
-import { orderCommand } from './commands.ts';
+import { harmlessOrder } from './commands.ts';
 import { makeExchange } from './exchange.ts';
 import { acknowledged } from './records.ts';
 
@@ -25,10 +25,10 @@ async function exchangeSource(ctx: GenericContext): Promise<OperationSource> {
     return keys.get(kind)!;
   };
   const noKey = (kind: string): Prepared => ({ notApplicable: `no ${kind} key is free in the profile's pool` });
-  /** An order that a conforming target accepts and that can never rest or trade, for the key's own first account. */
-  const harmlessOrder = async (key: string) => {
+  /** The suite's harmless order (never rests, never trades), for the key's own first account. */
+  const orderOf = async (key: string) => {
     const [account] = await ex.accounts(key);
-    return { method: 'POST', path: pathOf(ex.settings, 'orders'), json: orderCommand(ex.settings, { account: account.id, side: 'buy', price: ex.settings.order.farPrices.buy, quantity: ex.settings.order.quantityStep, tif: 'IOC' }), authenticate: true, credential: key };
+    return { method: 'POST', path: pathOf(ex.settings, 'orders'), json: ex.command(harmlessOrder(ex.settings, account.id)), authenticate: true, credential: key };
   };
   let orderId: string | undefined;
 
@@ -47,12 +47,12 @@ async function exchangeSource(ctx: GenericContext): Promise<OperationSource> {
           return key ? { request: loginRequest(ex.settings, ctx.secrets, key, baseUrl) } : noKey(type);
         }
         case 'submitOrder':
-          return { request: await harmlessOrder(credential ?? (await keyOf('session'))!) };
+          return { request: await orderOf(credential ?? (await keyOf('session'))!) };
         case 'getOrder': {
           const key = credential ?? (await keyOf('session'))!;
           if (!orderId) {
             if (!ctx.writes.allowed) return { notApplicable: 'an order to look up would have to be placed, and the profile does not allow writes' };
-            orderId = acknowledged(ex, await ctx.api.send({ ...(await harmlessOrder(key)), label: 'an order to look up' }));
+            orderId = acknowledged(ex, await ctx.api.send({ ...(await orderOf(key)), label: 'an order to look up' }));
           }
           return { request: { method: 'GET', path: pathOf(ex.settings, 'order', orderId), authenticate: true, credential: key } };
         }

@@ -6,17 +6,14 @@ import { commandProperty, type Step } from '../../harness/stateful.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { nextNonce, nowMicros, usedNonce } from './auth.ts';
 import { answerOf, mustBeRefused } from './answers.ts';
-import { test, reqTags, Inconclusive, NotTested, RequirementViolation, type AccountId, type Exchange, type OrderSpec } from './exchange.ts';
+import { test, reqTags, Inconclusive, NotTested, RequirementViolation, type AccountId, type Exchange } from './exchange.ts';
+import { harmlessOrder } from './commands.ts';
 import { dayOf, dayOfSomeZone, nearEdge, nearMidnight, NonceModel, rangeOf, type Day } from './model.ts';
 import { stated } from './stated.ts';
 
 const RULES: RequirementId[] = ['A-NONCE-IN-RANGE', 'A-NONCE-GREATER', 'A-NONCE-REUSE', 'A-NONCE-ACCEPTED', 'A-NONCE-REFUSAL-NO-EFFECT'];
 const NONCE_CASES = 100;
 
-/** An order a conforming target accepts and that can never rest: an IOC priced far from the market. */
-function harmlessOrder(ex: Exchange, account: AccountId): OrderSpec {
-  return { account, side: 'buy', price: ex.settings.order.farPrices.buy, quantity: ex.settings.order.quantityStep, tif: 'IOC' };
-}
 
 const accepted = (r: Reply) => answerOf(r) === 'accepted';
 
@@ -26,8 +23,8 @@ test.describe('nonce rules on authenticated writes', () => {
     const key = await ex.sessionKey();
     const [account] = await ex.accounts(key);
     await verify('A-NONCE-REQUIRED', async () => {
-      const control = await ex.order(key, harmlessOrder(ex, account.id), { label: 'the same order with a nonce (control)' });
-      const r = await ex.order(key, harmlessOrder(ex, account.id), { nonce: null, label: 'order without BX-NONCE' });
+      const control = await ex.order(key, harmlessOrder(ex.settings, account.id), { label: 'the same order with a nonce (control)' });
+      const r = await ex.order(key, harmlessOrder(ex.settings, account.id), { nonce: null, label: 'order without BX-NONCE' });
       mustBeRefused(r, 'A-NONCE-REQUIRED', 'an order without BX-NONCE', { control });
     });
   });
@@ -68,7 +65,7 @@ test.describe('nonce rules on authenticated writes', () => {
       let once = 0;
       for (let round = 0; round < 4; round++) {
         const n = nextNonce(key);
-        const replies = await Promise.all([0, 1, 2, 3].map((i) => ex.order(key, harmlessOrder(ex, account.id), { nonce: n, label: `nonce ${n}, connection ${i + 1} of 4` })));
+        const replies = await Promise.all([0, 1, 2, 3].map((i) => ex.order(key, harmlessOrder(ex.settings, account.id), { nonce: n, label: `nonce ${n}, connection ${i + 1} of 4` })));
         const ok = replies.filter(accepted).length;
         if (ok > 1) throw new RequirementViolation('A-NONCE-CONCURRENT', `nonce ${n}, sent on 4 connections at once, was accepted ${ok} times`, 'at most once', replies.map((r) => r.exchange));
         if (ok === 1) once++;
@@ -124,7 +121,7 @@ function nonceSteps(): Array<fc.Arbitrary<NonceStep>> {
       // The key's clock goes on above what this case used in range (out-of-range ones are refused and left behind).
       if (n >= m.lower && n <= m.upper) usedNonce(r.key, n);
       const verdict = m.judge(n);
-      const reply = await r.ex.order(r.key, harmlessOrder(r.ex, r.account), { nonce: n, ...(brokenBody ? { body: '{"broken"' } : {}), label: `${describe}: nonce ${n}` });
+      const reply = await r.ex.order(r.key, harmlessOrder(r.ex.settings, r.account), { nonce: n, ...(brokenBody ? { body: '{"broken"' } : {}), label: `${describe}: nonce ${n}` });
       const ok = accepted(reply);
       m.record(n, ok, brokenBody);
       if (ok) {

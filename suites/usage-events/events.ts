@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { ENV } from '../../harness/options.ts';
 import type { Identity } from '../../harness/fixtures.ts';
-import { DAY, HOUR, INVALID_KINDS, intervalStart, nextStart, type Clause, type FilterClause, type Interval, type Operator, type Scalar } from './model.ts';
+import { DAY, HOUR, INVALID_KINDS, intervalStart, nextStart, type Clause, type FilterClause, type Interval, type ModelEvent, type Operator, type Scalar } from './model.ts';
 import type { UsageEventsSettings } from './settings.ts';
 
 /**
@@ -62,6 +62,27 @@ export class Stretches {
     const start = nextStart(intervalStart(from, align), align);
     return { start, end: start + hours * HOUR };
   }
+}
+
+/** The stretches of a test: from the profile's time base, and, against a live target, the run's own offset. */
+export function stretchesFor(identity: Identity, settings: UsageEventsSettings, live: boolean): Stretches {
+  return new Stretches(identity, settings.timeBase, live ? runOffsetDays() : 0);
+}
+
+export interface FreshCase {
+  tag: string;
+  external: string;
+  start: number;
+  /** The case's i-th event: named with the profile's prefix, two seconds after the one before, an hour into the day. */
+  event(i: number, name: string, properties: ModelEvent['properties']): ModelEvent;
+}
+
+/** A case no other uses: its own tag, external customer and day-long stretch of time. */
+export function freshCase(identity: Identity, settings: UsageEventsSettings, stretches: Stretches): FreshCase {
+  const tag = caseTag(identity);
+  const external = `${settings.customers.externalPrefix}${tag}`;
+  const { start } = stretches.take(24);
+  return { tag, external, start, event: (i, name, properties) => ({ seq: `${tag}-${i}`, name: `${settings.namePrefix}${name}`, external_customer_id: external, at: start + HOUR + i * 2000, properties }) };
 }
 
 /** Fresh names of a case: external customer ids, seq markers, idempotency keys. */

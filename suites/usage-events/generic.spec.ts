@@ -6,26 +6,23 @@
  */
 import { defineGenericChecks, specRequest, type GenericContext } from '../../harness/generic/define.ts';
 import type { Operation } from '../../harness/spec/types.ts';
-import { getAt } from '../../harness/json-pointer.ts';
-import { Stretches, caseTag, runOffsetDays } from './events.ts';
-import { HOUR, wire } from './model.ts';
+import { isStated } from '../../harness/profile/load.ts';
+import { freshCase, stretchesFor } from './events.ts';
+import { wire } from './model.ts';
+import { itemsOf } from './paging.ts';
 import type { UsageEventsSettings } from './settings.ts';
 
 defineGenericChecks('usage-events', {
   source: (ctx: GenericContext) => {
     const settings = ctx.settings as UsageEventsSettings;
-    const stretches = new Stretches(ctx.identity, settings.timeBase, ctx.target.reference ? 0 : runOffsetDays());
-    const freshEvent = () => {
-      const tag = caseTag(ctx.identity);
-      const { start } = stretches.take(1);
-      return wire({ seq: `${tag}-0`, name: `${settings.namePrefix}api_call`, external_customer_id: `${settings.customers.externalPrefix}${tag}`, at: start + HOUR / 2, properties: { tier: 'tier_a', units: 1 } });
-    };
+    const stretches = stretchesFor(ctx.identity, settings, !ctx.target.reference);
+    const freshEvent = () => wire(freshCase(ctx.identity, settings, stretches).event(0, 'api_call', { tier: 'tier_a', units: 1 }));
     let listedId: string | undefined;
     /** An id the target gave out: the first event it lists (the reference, and a live target with events, have one). */
     const someEventId = async () => {
       if (listedId) return listedId;
       const r = await ctx.api.send({ method: 'GET', path: `/v1/events?${new URLSearchParams({ [settings.paging.limit]: '1' })}`, authenticate: true, label: 'an event to read by its id' });
-      const items = getAt(r.json, settings.paging.items);
+      const items = itemsOf(r.json, { paging: settings.paging, itemsStated: isStated(ctx.profile, 'usage-events', 'paging.items') });
       const id = Array.isArray(items) ? (items[0] as Record<string, unknown> | undefined)?.[settings.eventId] : undefined;
       listedId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
       return listedId;

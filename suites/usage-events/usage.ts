@@ -12,8 +12,8 @@ import { eventually } from '../../harness/stateful.ts';
 import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
 import { answerKind, describeAnswer, isAccepted } from '../../harness/answers.ts';
 import { ingestMembers, type SeenReading } from './answers.ts';
-import { Stretches, caseTag, runOffsetDays } from './events.ts';
-import { HOUR, iso, wire, type Interval, type ListQuery, type ModelEvent, type Aggregation } from './model.ts';
+import { freshCase, stretchesFor, type FreshCase, type Stretches } from './events.ts';
+import { iso, wire, type Interval, type ListQuery, type ModelEvent, type Aggregation } from './model.ts';
 import { readAllPages, type PagingStyle } from './paging.ts';
 import { usageScope, type UsageScope } from './scope.ts';
 import type { UsageEventsSettings } from './settings.ts';
@@ -40,13 +40,7 @@ export interface StatsQuery {
 }
 
 /** A case of its own: a tag for its names, an external customer id no other case uses, and a day no other case uses. */
-export interface FreshCase {
-  tag: string;
-  external: string;
-  start: number;
-  /** The case's i-th event: named with the profile's prefix, two seconds after the one before, an hour into the day. */
-  event(i: number, name: string, properties: ModelEvent['properties']): ModelEvent;
-}
+export type { FreshCase };
 
 export interface Usage {
   settings: UsageEventsSettings;
@@ -196,18 +190,13 @@ export const test = base.extend<{ usage: Usage }>({
     let gaveUp = false;
     let lost = false;
     // The embedded reference starts empty for each run; a live target keeps every earlier run's events.
-    const stretches = new Stretches(identity, settings.timeBase, target.reference ? 0 : runOffsetDays());
+    const stretches = stretchesFor(identity, settings, !target.reference);
     const usage: Usage = {
       settings,
       stated,
       scope,
       stretches,
-      freshCase: () => {
-        const tag = caseTag(identity);
-        const external = `${settings.customers.externalPrefix}${tag}`;
-        const { start } = stretches.take(24);
-        return { tag, external, start, event: (i, name, properties) => ({ seq: `${tag}-${i}`, name: `${settings.namePrefix}${name}`, external_customer_id: external, at: start + HOUR + i * 2000, properties }) };
-      },
+      freshCase: () => freshCase(identity, settings, stretches),
       ingest: async (events, label) => {
         const reply = await send({ method: 'POST', path: '/v1/events/ingest', json: { events }, label });
         const members = ingestMembers(reply.json, events.length, ingestNames);

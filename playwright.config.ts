@@ -24,7 +24,7 @@ const inScope = new RegExp(`[\\\\/]suites[\\\\/](${scope.map((n) => n.replace(/[
 
 export default defineConfig({
   testDir: 'suites',
-  globalSetup: './harness/global-setup.ts',
+  globalSetup: './scripts/global-setup.ts',
   fullyParallel: true,
   // A retry would resend counted requests (rate limits) and hide a deviation that shows once: never retry.
   retries: 0,

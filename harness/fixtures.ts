@@ -6,7 +6,8 @@ import { PROBE_BLOCK, freshAddress, freshName, lease, reserve, shardShare, type 
 import { ENV } from './options.ts';
 import { loadProfile } from './profile/load.ts';
 import type { Profile } from './profile/types.ts';
-import { descriptorOf, isInterfaceName, type InterfaceName } from './registry.ts';
+import { isInterfaceName, type InterfaceName } from '../interfaces/registry.ts';
+import type { Suite } from './interface.ts';
 import { interfaceOfTest } from './paths.ts';
 import type { Secrets } from './secrets.ts';
 import { specForTarget } from './spec/for-target.ts';
@@ -50,6 +51,12 @@ type WorkerFixtures = {
 };
 
 type TestFixtures = {
+  /**
+   * What the interface's suite does with it (suites/<name>/interface.ts): how its requests are authenticated and its
+   * target probed. Given by the suite's own `test` (suites/<name>/test.ts, made with suiteTest): the harness never
+   * imports a suite.
+   */
+  suite: Suite;
   /** The interface under test: the folder of the test's file under suites/. */
   interfaceName: InterfaceName;
   spec: LoadedSpec;
@@ -92,9 +99,14 @@ const specs = new Map<InterfaceName, LoadedSpec>();
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   profile: [async ({}, use) => use(loadProfile()), { scope: 'worker' }],
 
-  interfaceName: async ({}, use, testInfo) => {
+  suite: async ({}, _use, testInfo) => {
+    throw new Error(`harness: ${testInfo.titlePath[0]} takes test from harness/fixtures.ts; a suite's files take it from suites/<name>/test.ts, which gives the suite`);
+  },
+
+  interfaceName: async ({ suite }, use, testInfo) => {
     const name = interfaceOfTest(testInfo.titlePath);
     if (!isInterfaceName(name)) throw new Error(`harness: ${testInfo.titlePath[0]} is not in a folder of suites/ named after an interface`);
+    if (suite.definition.name !== name) throw new Error(`harness: ${testInfo.titlePath[0]} runs with the suite of ${suite.definition.name}, not of ${name}`);
     await use(name);
   },
 
@@ -144,21 +156,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
 
-  api: async ({ target, spec, secrets, profile, recorder, interfaceName, writes }, use, testInfo) => {
+  api: async ({ suite, target, spec, secrets, profile, recorder, interfaceName, writes }, use, testInfo) => {
     if (!target) {
       testInfo.skip(true, `${interfaceName} is not in this run's scope`);
       return;
     }
     const entry = profile.interfaces[interfaceName];
     const credentialEnv = credentialVariables(interfaceName, entry?.credentials);
-    const descriptor = descriptorOf(interfaceName);
-    const probe = descriptor.probe({ profile, settings: entry?.settings, secrets, credentialEnv, credentials: entry?.credentials, address: () => freshAddress(PROBE_BLOCK) });
+    const probe = suite.probe({ profile, settings: entry?.settings, secrets, credentialEnv, credentials: entry?.credentials, address: () => freshAddress(PROBE_BLOCK) });
     const client = clientFor({
       profile,
       interfaceName,
       baseUrl: target.baseUrl,
       spec,
       secrets,
+      authenticate: suite.authenticate,
       purpose: 'checks',
       live: !target.reference,
       workers: testInfo.config.workers,
@@ -288,3 +300,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     for (const w of journal.records) testInfo.annotations.push({ type: ANNOTATION.write, description: JSON.stringify(w) });
   },
 });
+
+/**
+ * The test of one suite: the harness's fixtures with the suite's behaviour (its authentication, its probe). Each suite
+ * makes its own once, in suites/<name>/test.ts, and its files take `test` from there.
+ */
+export function suiteTest(suite: Suite) {
+  return Object.assign(test.extend({ suite: async ({}, use) => use(suite) }), { interfaceName: suite.definition.name });
+}
+
+export type SuiteTest = ReturnType<typeof suiteTest>;

@@ -4,8 +4,7 @@
  * readings. Each reading sets the reference's own option (`reference.readings`, plus the options it names) and what a
  * tester of such a deployment would state in the profile (`settings`); see mocks/readings.ts.
  */
-import type { OpenPointReadings, Reading } from '../mocks/readings.ts';
-import { REGISTRY } from './registry.ts';
+import type { OpenPointReadings, Reading } from './reference.ts';
 
 /** One reading asked for: an open point of a spec and the reading the reference takes. */
 export interface AskedReading {
@@ -17,33 +16,36 @@ export interface AskedReading {
 /** What --readings asks: `other` (every point of every reference in scope in its first other reading) or point=reading pairs. */
 export type ReadingsAsk = 'other' | AskedReading[];
 
-function catalogueOf(interfaceName: string): readonly OpenPointReadings[] {
-  return REGISTRY.find((d) => d.name === interfaceName)?.reference.readings ?? [];
-}
+/**
+ * The readings each reference implements, interface name -> its catalogue (mocks/<name>/readings.ts), as a command
+ * hands them over (scripts/interfaces.ts): the harness imports no reference.
+ */
+export type Catalogues = Readonly<Record<string, readonly OpenPointReadings[]>>;
 
 /** Every reading a reference implements other than its default: what the self-test runs one at a time. */
-export function otherReadings(interfaceName: string): AskedReading[] {
-  return catalogueOf(interfaceName).flatMap((p) => p.readings.slice(1).map((r) => ({ interfaceName, point: p.point, reading: r.name })));
+export function otherReadings(catalogues: Catalogues, interfaceName: string): AskedReading[] {
+  return (catalogues[interfaceName] ?? []).flatMap((p) => p.readings.slice(1).map((r) => ({ interfaceName, point: p.point, reading: r.name })));
 }
 
 /** The first other reading of every point of an interface: its "other readings" configuration. */
-export function firstOtherReadings(interfaceName: string): AskedReading[] {
-  return catalogueOf(interfaceName).map((p) => ({ interfaceName, point: p.point, reading: p.readings[1].name }));
+export function firstOtherReadings(catalogues: Catalogues, interfaceName: string): AskedReading[] {
+  return (catalogues[interfaceName] ?? []).map((p) => ({ interfaceName, point: p.point, reading: p.readings[1].name }));
 }
 
 /** Parses --readings values: `other`, or `<point>=<reading>` (repeated or comma-separated). Throws a one-line reason. */
-export function parseReadings(values: readonly string[]): ReadingsAsk {
+export function parseReadings(catalogues: Catalogues, values: readonly string[]): ReadingsAsk {
   const parts = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
   if (parts.length === 1 && parts[0] === 'other') return 'other';
   return parts.map((part) => {
     const m = /^([A-Z]+-NS-[A-Z0-9-]+)=([a-z0-9][a-z0-9-]*)$/.exec(part);
     if (!m) throw new Error(`--readings ${part}: write other, or <open point>=<reading> (e.g. B-NS-CHECK-ORDER=body-first)`);
     const [, point, reading] = m;
-    const owner = REGISTRY.find((d) => d.reference.readings.some((p) => p.point === point));
+    const owner = Object.entries(catalogues).find(([, points]) => points.some((p) => p.point === point));
     if (!owner) throw new Error(`--readings ${part}: no reference implements readings of ${point}`);
-    const known = owner.reference.readings.find((p) => p.point === point)!.readings.map((r) => r.name);
-    if (!known.includes(reading)) throw new Error(`--readings ${part}: ${owner.name} implements ${point} as ${known.join(', ')}`);
-    return { interfaceName: owner.name, point, reading };
+    const [interfaceName, points] = owner;
+    const known = points.find((p) => p.point === point)!.readings.map((r) => r.name);
+    if (!known.includes(reading)) throw new Error(`--readings ${part}: ${interfaceName} implements ${point} as ${known.join(', ')}`);
+    return { interfaceName, point, reading };
   });
 }
 
@@ -62,15 +64,15 @@ export function deepMerge(into: Json, patch: Readonly<Json>): Json {
  * interfaces in scope (all of the profile's unless narrowed, as --interfaces does); `unstated` leaves out what a
  * tester would state (the readings' settings), as for a profile that does not know them. A reading of a live target is refused: only the embedded reference can be told what to do.
  */
-export function applyReadings(data: unknown, ask: ReadingsAsk, narrowed?: readonly string[], o: { unstated?: boolean } = {}): void {
+export function applyReadings(catalogues: Catalogues, data: unknown, ask: ReadingsAsk, narrowed?: readonly string[], o: { unstated?: boolean } = {}): void {
   const interfaces = (isObject(data) && isObject(data.interfaces) ? data.interfaces : {}) as Record<string, Json>;
   const scope = narrowed ?? Object.keys(interfaces);
-  const asked = ask === 'other' ? scope.filter((name) => isObject(interfaces[name]?.reference)).flatMap(firstOtherReadings) : ask;
+  const asked = ask === 'other' ? scope.filter((name) => isObject(interfaces[name]?.reference)).flatMap((name) => firstOtherReadings(catalogues, name)) : ask;
   for (const a of asked) {
     const entry = interfaces[a.interfaceName];
     if (!entry || !scope.includes(a.interfaceName)) throw new Error(`--readings ${a.point}=${a.reading}: ${a.interfaceName} is not an interface of this run`);
     if (!isObject(entry.reference)) throw new Error(`--readings ${a.point}=${a.reading}: ${a.interfaceName} is a live target here; only the embedded reference takes readings`);
-    const reading = catalogueOf(a.interfaceName).find((p) => p.point === a.point)!.readings.find((r) => r.name === a.reading) as Reading;
+    const reading = catalogues[a.interfaceName]!.find((p) => p.point === a.point)!.readings.find((r) => r.name === a.reading) as Reading;
     const reference = deepMerge(entry.reference, reading.reference ?? {});
     reference.readings = { ...(isObject(reference.readings) ? reference.readings : {}), [a.point]: a.reading };
     entry.reference = reference;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { RunningServer } from '../mocks/types.ts';
+import type { Reference, RunningServer } from './reference.ts';
 import { ENV, selectedFaults } from './options.ts';
-import { descriptorOf, isInterfaceName, unknownInterface, type InterfaceName } from './registry.ts';
+import { definitionOf, isInterfaceName, unknownInterface, type InterfaceName } from '../interfaces/registry.ts';
 import type { InterfaceProfile, Profile } from './profile/types.ts';
 import { Secrets } from './secrets.ts';
 
@@ -27,10 +27,10 @@ export function interfacesInScope(profile: Profile, narrowed = process.env[ENV.i
   return inProfile.filter((i) => wanted.includes(i));
 }
 
-/** An interface's credentials as secret name -> environment variable (a pool of keys is flattened by its descriptor). */
+/** An interface's credentials as secret name -> environment variable (a pool of keys is flattened by its definition). */
 export function credentialVariables(name: InterfaceName, credentials: unknown): Record<string, string> {
   if (!credentials) return {};
-  const d = descriptorOf(name) as { credentialVariables?: (c: unknown) => Record<string, string> };
+  const d = definitionOf(name) as { credentialVariables?: (c: unknown) => Record<string, string> };
   return d.credentialVariables ? d.credentialVariables(credentials) : (credentials as Record<string, string>);
 }
 
@@ -39,7 +39,7 @@ export function credentialVariables(name: InterfaceName, credentials: unknown): 
  * the API is mounted under ("<path_prefix>"), which every request then keeps (see targetUrl).
  */
 export function mountedUrl(name: InterfaceName, url: string, settings: unknown): string {
-  const d = descriptorOf(name) as { mount?: (settings: any) => string };
+  const d = definitionOf(name) as { mount?: (settings: any) => string };
   const mount = d.mount?.(settings)?.replace(/\/+$/, '') ?? '';
   return mount ? `${url.replace(/\/+$/, '')}${mount.startsWith('/') ? '' : '/'}${mount}` : url;
 }
@@ -79,8 +79,11 @@ export function secretsFor(profile: Profile, name: InterfaceName): Secrets {
   return secrets;
 }
 
+/** An interface's embedded reference, as a command hands it over (scripts/interfaces.ts): the harness imports none. */
+export type ReferenceOf = (name: string) => Reference | undefined;
+
 /** Starts the reference servers an in-scope interface needs, on free loopback ports. */
-export async function startReferences(profile: Profile, scope: InterfaceName[]): Promise<{ targets: Target[]; stop(): Promise<void> }> {
+export async function startReferences(profile: Profile, scope: InterfaceName[], referenceOf: ReferenceOf): Promise<{ targets: Target[]; stop(): Promise<void> }> {
   const faults = selectedFaults();
   const running: RunningServer[] = [];
   const targets: Target[] = [];
@@ -95,7 +98,9 @@ export async function startReferences(profile: Profile, scope: InterfaceName[]):
       const secrets: Record<string, string> = {};
       for (const [cred, envVar] of Object.entries(credentialVariables(name, entry.credentials))) secrets[cred] = process.env[envVar] ?? '';
       const faultHere = faults.find((f) => f.interfaceName === name)?.fault;
-      const server = await descriptorOf(name).reference.start({
+      const reference = referenceOf(name);
+      if (!reference) throw new Error(`interface ${name} has no embedded reference (mocks/${name}/reference.ts): give its entry a baseUrl`);
+      const server = await reference.start({
         settings: entry.settings,
         reference: entry.reference ?? {},
         secrets,

@@ -1,4 +1,4 @@
-import { loadedOnFirstUse } from './lazy.ts';
+import { loadedOnFirstUse } from '../interfaces/kit/lazy.ts';
 
 /**
  * The YAML package, one copy for every module of a process: a test worker parses no YAML at all (its profile comes from

@@ -5,34 +5,9 @@
  * every reading, as they must fail every fault.
  */
 
-/** One reading of an open point, as the reference takes it. */
-export interface Reading {
-  /** One of the point's reading ids in the spec (`x-not-shown[].readings[].id`). */
-  readonly name: string;
-  /**
-   * Options of the reference that take this reading, deep-merged into the profile entry's `reference` (where a reading
-   * is an option the reference already has). Readings without one are read by the server through `readingSwitch`.
-   */
-  readonly reference?: Readonly<Record<string, unknown>>;
-  /**
-   * What a tester of a deployment that takes this reading would state in its profile (member names, the refusal
-   * status, paging), deep-merged into the entry's `settings`. Absent: a tester would not know it, and the suite must
-   * pass without being told.
-   */
-  readonly settings?: Readonly<Record<string, unknown>>;
-  /**
-   * Credentials a tester would give for such a deployment (credential name -> environment variable), merged into the
-   * entry's `credentials`: the reference gets their values (drawn at random for the run) in its `secrets`, and the
-   * profile's extras can name them ("Bearer {credential:apiKey}").
-   */
-  readonly credentials?: Readonly<Record<string, string>>;
-}
+import type { OpenPointReadings } from '../harness/reference.ts';
 
-/** An open point of the spec and the readings the reference implements: at least two, the first its default. */
-export interface OpenPointReadings {
-  readonly point: string;
-  readonly readings: readonly [Reading, Reading, ...Reading[]];
-}
+export type { OpenPointReadings, Reading } from '../harness/reference.ts';
 
 type Catalogue = readonly OpenPointReadings[];
 type PointOf<C extends Catalogue> = C[number]['point'];

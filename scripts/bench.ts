@@ -18,7 +18,7 @@ import { ROOT, scriptArgs } from '../harness/paths.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { Secrets } from '../harness/secrets.ts';
 import { loadSpec } from '../harness/spec/load.ts';
-import { INTERFACES } from '../harness/registry.ts';
+import { INTERFACES } from './interfaces.ts';
 import { validValue } from '../harness/generic/bodies.ts';
 import { checkResponse, precompile } from '../harness/validation/responses.ts';
 

@@ -16,7 +16,7 @@ import { runPlaywright } from '../harness/playwright-run.ts';
 import { ROOT } from '../harness/paths.ts';
 import { DEFAULT_PROFILE, RESOLVED_PROFILE_ENV, isStated, loadProfile } from '../harness/profile/load.ts';
 import type { Profile } from '../harness/profile/types.ts';
-import { descriptorOf, type InterfaceName } from '../harness/registry.ts';
+import { CATALOGUES, descriptorOf, type InterfaceName } from './interfaces.ts';
 import { freshRunDir, linkLatest } from '../harness/reporter/run-dir.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
@@ -119,10 +119,10 @@ const profileFile = path.resolve(args.target ?? process.env.CONFORMANCE_TARGET ?
 const env: NodeJS.ProcessEnv = { ...process.env, [ENV.profile]: profileFile };
 let profile: Profile;
 try {
-  const ask = args.readings?.length ? parseReadings(args.readings) : undefined;
+  const ask = args.readings?.length ? parseReadings(CATALOGUES, args.readings) : undefined;
   const narrowed = args.interfaces?.split(',').map((s) => s.trim()).filter(Boolean);
   if (args.unstated && !ask) throw new Error('--unstated goes with --readings');
-  profile = loadProfile(profileFile, ask && ((data) => applyReadings(data, ask, narrowed, { unstated: args.unstated })));
+  profile = loadProfile(profileFile, ask && ((data) => applyReadings(CATALOGUES, data, ask, narrowed, { unstated: args.unstated })));
 } catch (e) {
   cannotRun((e as Error).message);
 }
@@ -244,7 +244,7 @@ async function probeLiveTargets(): Promise<void> {
     const secrets = secretsFor(profile, name);
     const descriptor = descriptorOf(name);
     const probe = descriptor.probe({ profile, settings: entry.settings, secrets, credentialEnv: credentialVariables(name, entry.credentials), credentials: entry.credentials, address: () => freshAddress(PROBE_BLOCK) });
-    const client = clientFor({ profile, interfaceName: name, baseUrl: mountedUrl(name, entry.baseUrl, entry.settings), secrets, purpose: 'probe', live: true });
+    const client = clientFor({ profile, interfaceName: name, baseUrl: mountedUrl(name, entry.baseUrl, entry.settings), secrets, authenticate: descriptorOf(name).authenticate, purpose: 'probe', live: true });
     let problem: string | undefined;
     for (const p of [probe, ...(probe.credentials ?? [])]) {
       try {

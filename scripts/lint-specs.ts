@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, SPECS_DIR } from '../harness/paths.ts';
-import { INTERFACES, REGISTRY } from '../harness/registry.ts';
+import { INTERFACES, REGISTRY } from './interfaces.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import { openPointProblems } from '../harness/spec/open-points.ts';
 

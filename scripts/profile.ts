@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadProfile } from '../harness/profile/load.ts';
-import { INTERFACES, descriptorOf, isInterfaceName, unknownInterface } from '../harness/registry.ts';
+import { INTERFACES, descriptorOf, isInterfaceName, unknownInterface } from './interfaces.ts';
 import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
 
 function fail(message: string): never {

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PROFILE, loadProfile } from '../harness/profile/load.ts';
-import { INTERFACES, descriptorOf, isInterfaceName, unknownInterface } from '../harness/registry.ts';
+import { CATALOGUES, INTERFACES, descriptorOf, isInterfaceName, unknownInterface } from './interfaces.ts';
 import { applyReadings, parseReadings } from '../harness/readings.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import { drawReferenceCredentials } from '../harness/targets.ts';
@@ -74,8 +74,8 @@ if (values.fault && !deployment.reference.faults.some((f) => f.name === values.f
 if (values.port !== undefined && !/^\d+$/.test(values.port)) fail(`--port ${values.port}: give a port number`);
 let profile;
 try {
-  const ask = values.readings?.length ? parseReadings(values.readings) : undefined;
-  profile = loadProfile(values.profile ?? DEFAULT_PROFILE, ask && ((data) => applyReadings(data, ask, [name])));
+  const ask = values.readings?.length ? parseReadings(CATALOGUES, values.readings) : undefined;
+  profile = loadProfile(values.profile ?? DEFAULT_PROFILE, ask && ((data) => applyReadings(CATALOGUES, data, ask, [name])));
 } catch (e) {
   fail((e as Error).message);
 }

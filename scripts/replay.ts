@@ -15,7 +15,7 @@ import { closeAgents } from '../harness/http/client.ts';
 import { clientFor } from '../harness/http/client-for.ts';
 import { resend } from '../harness/http/resend.ts';
 import { ENV } from '../harness/options.ts';
-import { isInterfaceName, type InterfaceName } from '../harness/registry.ts';
+import { descriptorOf, isInterfaceName, referenceOf, type InterfaceName } from './interfaces.ts';
 import { drawReferenceCredentials, missingCredentials, secretsFor, startReferences } from '../harness/targets.ts';
 import type { Cassette } from '../harness/reporter/cassette.ts';
 import { RUNS_DIR } from '../harness/reporter/run-dir.ts';
@@ -139,9 +139,9 @@ async function resendAll(): Promise<void> {
   if (missingCredentials(profile, [name]).length) cannot(missingCredentials(profile, [name]).join('; '));
   if (fault) process.env[ENV.fault] = `${name}:${fault}`;
   drawReferenceCredentials(profile, [name]);
-  const { targets, stop } = await startReferences(profile, [name]);
+  const { targets, stop } = await startReferences(profile, [name], referenceOf);
   const secrets = secretsFor(profile, name);
-  const client = clientFor({ profile, interfaceName: name, baseUrl: targets[0].baseUrl, secrets, purpose: 'replay', live: !targets[0].reference });
+  const client = clientFor({ profile, interfaceName: name, baseUrl: targets[0].baseUrl, secrets, authenticate: descriptorOf(name).authenticate, purpose: 'replay', live: !targets[0].reference });
   console.log(`replay: resending ${cassette.exchanges.length} exchanges of ${cassette.requirement} to ${targets[0].baseUrl}`);
   for (const [i, ex] of cassette.exchanges.entries()) {
     const now = await resend(ex, client, secrets);

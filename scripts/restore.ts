@@ -10,7 +10,7 @@ import { closeAgents } from '../harness/http/client.ts';
 import { clientFor } from '../harness/http/client-for.ts';
 import { journalFile, pendingIntents, recordDone } from '../harness/journal.ts';
 import { loadProfile } from '../harness/profile/load.ts';
-import { descriptorOf, isInterfaceName } from '../harness/registry.ts';
+import { descriptorOf, isInterfaceName } from './interfaces.ts';
 import { missingCredentials, mountedUrl, secretsFor } from '../harness/targets.ts';
 
 const HELP = `npm run restore -- --target FILE [--dry-run]
@@ -75,7 +75,7 @@ for (const intent of pending) {
     continue;
   }
   const secrets = secretsFor(profile, name);
-  const client = clientFor({ profile, interfaceName: name, baseUrl, secrets, purpose: 'restore', live: true });
+  const client = clientFor({ profile, interfaceName: name, baseUrl, secrets, authenticate: descriptor.authenticate, purpose: 'restore', live: true });
   try {
     const undo = JSON.parse(secrets.expand(JSON.stringify(intent.undo))) as unknown;
     const outcome = await descriptor.restore(undo, { client, settings: entry.settings, secrets });

@@ -2,7 +2,7 @@
  * The self-test's judgement of one run, as pure functions (unit-tested in test/unit/selftest-judge.test.ts): what makes
  * a valid configuration pass, what makes a seeded fault count as detected, and which checks no fault proves.
  */
-import type { Fault } from '../mocks/types.ts';
+import type { Fault } from '../harness/reference.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 
 /** One check's claim on one requirement: a test (by its check name) and a requirement id it is tagged with. */

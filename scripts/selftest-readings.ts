@@ -2,9 +2,9 @@
  * The self-test's runs of the references' readings (see mocks/readings.ts): which readings run together and which
  * faults run in the other readings too. Derived from each spec's open points and each reference's catalogue.
  */
-import type { Fault } from '../mocks/types.ts';
+import type { Fault } from '../harness/reference.ts';
 import { otherReadings, type AskedReading } from '../harness/readings.ts';
-import { REGISTRY } from '../harness/registry.ts';
+import { CATALOGUES, REGISTRY } from './interfaces.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 
 /** A tag regex that selects the tests of these requirements and of no other (ids are prefixes of one another). */
@@ -27,7 +27,7 @@ export function singleReadingLanes(
   interfaces: readonly string[] = REGISTRY.map((d) => d.name),
   judged: (interfaceName: string, requirement: string) => boolean = () => true,
 ): Array<{ interfaces: string[]; readings: AskedReading[]; grep: string }> {
-  const perInterface = interfaces.map((name) => otherReadings(name).filter((r) => requirementsOf(r).some((id) => judged(name, id))));
+  const perInterface = interfaces.map((name) => otherReadings(CATALOGUES, name).filter((r) => requirementsOf(r).some((id) => judged(name, id))));
   const longest = Math.max(0, ...perInterface.map((l) => l.length));
   return Array.from({ length: longest }, (_, i) => {
     const readings = perInterface.map((l) => l[i]).filter((r): r is AskedReading => Boolean(r));

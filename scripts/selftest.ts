@@ -17,9 +17,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import YAML from 'yaml';
-import type { Fault } from '../mocks/types.ts';
+import type { Fault } from '../harness/reference.ts';
 import { ROOT, TARGETS_DIR, interfaceOfTestFile, scriptArgs } from '../harness/paths.ts';
-import { REGISTRY, isInterfaceName } from '../harness/registry.ts';
+import { CATALOGUES, REGISTRY, isInterfaceName } from './interfaces.ts';
 import { summaryProblems } from '../harness/reporter/summary-schema.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
@@ -135,7 +135,7 @@ runs.push(...faultRuns(meets).map((r) => ({ ...r, long: true, name: `${r.name} i
 function readingsArgs(faults: Run['faults']): string[] {
   const kept = new Set(faults.flatMap((f) => Object.keys(f.fault.keepsDefault ?? {})));
   if (kept.size === 0) return ['--readings', 'other'];
-  const pairs = faults.flatMap((f) => firstOtherReadings(f.interfaceName)).filter((r) => !kept.has(r.point));
+  const pairs = faults.flatMap((f) => firstOtherReadings(CATALOGUES, f.interfaceName)).filter((r) => !kept.has(r.point));
   return pairs.length ? ['--readings', pairs.map((r) => `${r.point}=${r.reading}`).join(',')] : [];
 }
 

@@ -4,7 +4,7 @@
  * a signed login, a fresh nonce, a per-request signature); the suite's hooks give what the spec alone cannot (an id an
  * earlier request created, a fresh user to update, a credential of another role).
  */
-import { test, type Identity } from '../fixtures.ts';
+import type { Identity, SuiteTest } from '../fixtures.ts';
 import { Inconclusive, NotTested, RequirementViolation, deviation, reqTags } from '../verdicts.ts';
 import { classify, messageOf } from '../classify.ts';
 import { loadSpec } from '../spec/load.ts';
@@ -87,7 +87,8 @@ function carried(name: RequestCheckName, spec: LoadedSpec, selected: ReadonlySet
  * The generic checks for every operation of an interface, as schema-driven testers do: one test per selected request
  * check (`--checks`); its findings on each operation become one verdict per requirement.
  */
-export function defineGenericChecks(interfaceName: string, hooks: GenericHooks = {}): void {
+export function defineGenericChecks(test: SuiteTest, hooks: GenericHooks = {}): void {
+  const interfaceName = test.interfaceName;
   const spec = loadSpec(interfaceName);
   const has = (suffix: string) => spec.requirements.some((r) => r.id === `${spec.prefix}-${suffix}`);
   const selected = selectedChecks();

@@ -6,11 +6,11 @@
  */
 import type { Profile } from '../profile/types.ts';
 import { runShard, type Shard } from '../options.ts';
-import { descriptorOf, type InterfaceName } from '../registry.ts';
+import type { InterfaceName } from '../../interfaces/registry.ts';
 import type { Secrets } from '../secrets.ts';
 import { specForTarget } from '../spec/for-target.ts';
 import type { LoadedSpec } from '../spec/types.ts';
-import { Client, type ClientOptions } from './client.ts';
+import { Client, type Authenticate, type ClientOptions } from './client.ts';
 
 /** The share of the profile's rate one worker of one shard may use. */
 export function rateShareOf(workers: number, shard: Shard | undefined = runShard()): number {
@@ -22,6 +22,8 @@ export interface ClientFor {
   interfaceName: InterfaceName;
   baseUrl: string;
   secrets: Secrets;
+  /** The suite's authentication step (suites/<name>/interface.ts), for requests sent with `authenticate: true`. */
+  authenticate: Authenticate | undefined;
   /** A live target is paced; the start-up probe is one request, never paced, with the probe's own time-out. */
   purpose: 'checks' | 'probe' | 'restore' | 'replay';
   live: boolean;
@@ -49,7 +51,7 @@ export function clientFor(o: ClientFor): Client {
     onExchange: o.onExchange,
     onWrite: o.onWrite,
     health: o.health,
-    authenticate: descriptorOf(o.interfaceName).authenticate,
+    authenticate: o.authenticate,
     settings,
   });
 }

@@ -4,7 +4,7 @@ import { Deadline } from './deadline.ts';
 import type { Agent, Dispatcher } from 'undici';
 import type { Secrets } from '../secrets.ts';
 import type { LoadedSpec } from '../spec/types.ts';
-import { loadedOnFirstUse } from '../lazy.ts';
+import { loadedOnFirstUse } from '../../interfaces/kit/lazy.ts';
 import { matchOperation } from '../spec/load.ts';
 import type { Operation } from '../spec/types.ts';
 import { checkResponse } from '../validation/responses.ts';

@@ -1,9 +1,10 @@
-import { REGISTRY } from '../registry.ts';
-import { builtOnce } from '../lazy.ts';
+import { DEFINITIONS } from '../../interfaces/registry.ts';
+import { builtOnce } from '../../interfaces/kit/lazy.ts';
 
 /**
- * JSON Schema of a target profile. Each interface's section (`interfaces.<name>`) comes from its descriptor: the
- * settings its document makes configurable, `baseUrl` for a live deployment or `reference` for the embedded one.
+ * JSON Schema of a target profile. Each interface's section (`interfaces.<name>`) comes from its definition
+ * (interfaces/<name>/): the settings its document makes configurable, `baseUrl` for a live deployment or `reference`
+ * for the embedded one.
  * Built when a profile is first checked, the interfaces' sections with it.
  */
 export const profileSchema = builtOnce(() => ({
@@ -32,7 +33,7 @@ export const profileSchema = builtOnce(() => ({
       type: 'object',
       additionalProperties: false,
       minProperties: 1,
-      properties: Object.fromEntries(REGISTRY.map((d) => [d.name, d.profileSchema()])),
+      properties: Object.fromEntries(DEFINITIONS.map((d) => [d.name, d.profileSchema()])),
     },
   },
 }) as const);

@@ -1,15 +1,15 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { REGISTRY } from '../registry.ts';
+import type { DEFINITIONS } from '../../interfaces/registry.ts';
 
 /**
  * The types of a target profile, derived from the declarations (no second copy to keep in step): each interface's
- * entry from the TypeBox schema its descriptor declares (suites/<name>/interface.ts), the rest from
+ * entry from the TypeBox schema its definition declares (interfaces/<name>/settings.ts), the rest from
  * harness/profile/schema.ts. The loader fills in the schema's defaults, so a defaulted setting is always present.
  */
-type Descriptor = (typeof REGISTRY)[number];
+type Definition = (typeof DEFINITIONS)[number];
 type EntryOf<D> = D extends { profileSchema: () => infer S } ? (S extends TSchema ? Static<S> : never) : never;
 
-export type InterfaceEntries = { [D in Descriptor as D['name']]?: EntryOf<D> };
+export type InterfaceEntries = { [D in Definition as D['name']]?: EntryOf<D> };
 export type SettingsOf<N extends keyof InterfaceEntries> = NonNullable<InterfaceEntries[N]>['settings'];
 
 export type BridgeSettings = SettingsOf<'game-bridge'>;
@@ -24,7 +24,7 @@ export interface InterfaceProfile<S = Record<string, unknown>> {
   settings: S;
 }
 
-/** The run-wide part of a profile: what an interface's descriptor may read (its own entry comes to it apart). */
+/** The run-wide part of a profile: what an interface's suite may read (its own entry comes to it apart). */
 export interface RunProfile {
   name: string;
   description?: string;

@@ -7,7 +7,7 @@ import { ENV } from '../options.ts';
 import { ROOT, interfaceOfTest, reportsDir } from '../paths.ts';
 import { isStated, loadProfile } from '../profile/load.ts';
 import type { Profile } from '../profile/types.ts';
-import { isInterfaceName } from '../registry.ts';
+import { isInterfaceName } from '../../interfaces/registry.ts';
 import { replayCassetteCommand, replayCommand } from '../replay-command.ts';
 import { loadSpec } from '../spec/load.ts';
 import type { LoadedSpec, OpenPoint } from '../spec/types.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type Router from 'find-my-way';
 import { ROOT, SPECS_DIR } from '../paths.ts';
-import { loadedOnFirstUse } from '../lazy.ts';
+import { loadedOnFirstUse } from '../../interfaces/kit/lazy.ts';
 import { yaml } from '../yaml.ts';
 import { genericRequirements } from './generic.ts';
 import type { LoadedSpec, OpenPoint, Operation, OperationResponse, Parameter, Requirement, SecurityScheme } from './types.ts';

@@ -5,7 +5,7 @@
  * why. A reading the reference takes through neither an option nor a profile setting must be read by the server
  * (readingSwitch), so the point's id appears in the reference's code.
  */
-import type { OpenPointReadings } from '../../mocks/readings.ts';
+import type { OpenPointReadings } from '../reference.ts';
 import type { LoadedSpec } from './types.ts';
 
 const READING_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;

@@ -14,7 +14,7 @@ import { after, before, test, type TestContext } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
 import ccxt from 'ccxt';
 import { start } from '../../mocks/exchange-session/server.ts';
-import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
+import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 
 const CCXT_VERSION = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { dependencies: { ccxt: string } }).dependencies.ccxt;
 

@@ -19,7 +19,7 @@ import { SDKError } from '@polar-sh/sdk/models/errors/sdkerror.js';
 import { PolarClientError } from 'polar-sdk-1';
 import { createPolar, errors as errors1 } from 'polar-sdk-1/2026-10';
 import { start } from '../../mocks/usage-events/server.ts';
-import { usageEventsEntry, type UsageEventsSettings } from '../../suites/usage-events/settings.ts';
+import { usageEventsEntry, type UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 
 const INGEST = '/v1/events/ingest';
 const TOKEN = 'interop-polar-token';

@@ -3,7 +3,7 @@
 // two trading accounts, so that tests can trade between two accounts without ever meeting another test's state.
 import { randomBytes, randomInt } from 'node:crypto';
 import net from 'node:net';
-import type { ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
+import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 import { refuse, type Refusal } from './errors.js';
 import { p256PointOf, secretBytes } from './signatures.js';
 

@@ -1,5 +1,5 @@
 // The two logins. Each ends in the key that logged in (the server then issues its token) or a refusal.
-import type { ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
+import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 import type { ExchangeSessionFault } from './faults.js';
 import { refuse, type Refusal } from './errors.js';
 import { addressAllowed, type ApiKey, type KeyStore } from './keys.js';

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import Router from 'find-my-way';
-import type { ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
+import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 import { faultSwitch, listen, readBody, sendJson } from '../plumbing.js';
 import { readingSwitch } from '../readings.js';
 import type { RunningServer } from '../types.js';

@@ -4,7 +4,7 @@ import { createPublicKey, timingSafeEqual } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
-import type { ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
+import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 
 type HmacSettings = ExchangeSessionSettings['hmacSignature'];
 type EcdsaSettings = ExchangeSessionSettings['ecdsaSignature'];

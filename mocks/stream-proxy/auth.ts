@@ -7,7 +7,7 @@
 // OAuth-style {access_token, token_type, expires_in}.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
-import type { StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
+import type { StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 import type { ReadingOf } from './choices.js';
 import type { StreamProxyFault } from './faults.js';
 import { fail, header, isObject, ok, type Reply } from './replies.js';

@@ -1,7 +1,7 @@
 // What the three configuration documents hold when the reference starts. "Inner fields of these ... objects: not
 // shown": the reference follows the layout a stream proxy of this kind uses (config.yml, source.yml, api-proxy.yml),
 // filled from the profile's settings so that the targets and the input the profile names are the ones it serves.
-import type { StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
+import type { StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 import { PLANTED_SECRETS } from './planted.js';
 
 /** The three configuration documents a deployment keeps. */

@@ -3,7 +3,7 @@
 // it never imports the suite's model, only the type of its profile settings.
 import http from 'node:http';
 import Router, { type HTTPMethod } from 'find-my-way';
-import type { StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
+import type { StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 import { faultSwitch, listen, readBody } from '../plumbing.js';
 import type { RunningServer } from '../types.js';
 import { Auth } from './auth.js';

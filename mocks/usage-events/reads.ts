@@ -18,7 +18,7 @@
 // the statistics points (D-NS-REQUIRED-PARAMETERS, D-NS-STATS-SHAPE, D-NS-EMPTY-INTERVALS, D-NS-WEEK-START,
 // D-NS-INTERVAL-ALIGNMENT, D-NS-STATS-TIME-ZONE, D-NS-STATS-CUT, D-NS-STATS-ROW-LIMIT, D-NS-AGGREGATED-VALUES,
 // D-NS-STATS-CHECK-ORDER).
-import type { UsageEventsSettings } from '../../suites/usage-events/settings.ts';
+import type { UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 import type { UsageEventsFault } from './faults.js';
 import { matches, parseFilter, DEFAULT_FILTER_RULES, OPERATORS, type Filter, type FilterRules, type MatchRules } from './filters.js';
 import {

@@ -24,7 +24,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import Router from 'find-my-way';
-import type { UsageEventsSettings } from '../../suites/usage-events/settings.ts';
+import type { UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 import { MAX_BODY_BYTES, faultSwitch, listen, readBody } from '../plumbing.js';
 import { readingSwitch } from '../readings.js';
 import type { RunningServer } from '../types.js';

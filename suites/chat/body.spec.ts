@@ -1,4 +1,5 @@
-import { test, NotTested, RequirementViolation } from '../../harness/fixtures.ts';
+import { NotTested, RequirementViolation } from '../../harness/fixtures.ts';
+import { test } from './test.ts';
 import { reqTags } from './tags.ts';
 import type { RequirementId } from '../../generated/chat.ts';
 import type { Reply } from '../../harness/http/client.ts';

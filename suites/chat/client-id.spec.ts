@@ -1,5 +1,6 @@
 import { fitTimeout } from '../../harness/budget.ts';
-import { test, NotTested, RequirementViolation } from '../../harness/fixtures.ts';
+import { NotTested, RequirementViolation } from '../../harness/fixtures.ts';
+import { test } from './test.ts';
 import { reqTags } from './tags.ts';
 import type { RequirementId } from '../../generated/chat.ts';
 import type { Reply } from '../../harness/http/client.ts';

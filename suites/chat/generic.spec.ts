@@ -1,6 +1,7 @@
 import { defineGenericChecks } from '../../harness/generic/define.ts';
+import { test } from './test.ts';
 
 // Every chat request is counted: each generic check speaks as a client address of its own.
-defineGenericChecks('chat', {
+defineGenericChecks(test, {
   baseHeaders: (identity) => ({ 'X-Forwarded-For': identity.address() }),
 });

@@ -1,19 +1,13 @@
 import { expectedMs } from '../../harness/budget.ts';
-import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
+import { defineSuite } from '../../harness/interface.ts';
+import { chat } from '../../interfaces/chat/definition.ts';
 import type { ChatSettings } from '../../harness/profile/types.ts';
 import { notTheApi } from '../../harness/probe.ts';
-import { faults } from '../../mocks/chat/faults.ts';
-import { readings } from '../../mocks/chat/readings.ts';
 import { chatScope, notApplicableIn } from './scope.ts';
 import { chatRequest, replyWaitMs } from './request.ts';
-import { chatEntry } from './settings.ts';
 
-// Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
-export const chat: InterfaceDescriptor<'chat', ReturnType<typeof chatEntry>> = defineInterface({
-  name: 'chat',
-  title: 'Interface E of 002_e31f548efc8ec0bb.txt, the chat endpoint behind a sliding-window rate limiter (/api/chat)',
-  reference: { start: async (options) => (await import('../../mocks/chat/server.ts')).start(options), faults, readings },
-  profileSchema: chatEntry,
+/** What the chat suite does with its interface: how it authenticates, probes and plans. */
+export const suite = defineSuite(chat, {
   // A valid chat request from a client address of its own: role user and plain text, what every reading accepts, and
   // what the profile says the deployment asks for beside it.
   probe: ({ address, settings }) => {
@@ -29,17 +23,6 @@ export const chat: InterfaceDescriptor<'chat', ReturnType<typeof chatEntry>> = d
       },
     };
   },
-  settingsHelp: [
-    'chat:',
-    '  settings:',
-    '    windowMs: 60000                  # window length in milliseconds',
-    '    maxRequests: 20                  # requests per client identifier per window',
-    '    instances: 1                     # instances behind the balancer (counters are per instance)',
-    '    clientAddressesPreserved: true   # false when a proxy rewrites X-Forwarded-For',
-    '    developmentMode: false           # true when the deployment runs in development mode',
-    '    replyMs: 0                       # how long an allowed reply takes (its model\'s time), in ms',
-    '    requestMembers: {}               # members a chat request needs beside messages (a model name, say)',
-  ].join('\n'),
   // The suite decides the same from the target it reaches (the embedded reference listens on 127.0.0.1).
   notApplicable: ({ settings, baseUrl: live }) => {
     const baseUrl = live ?? 'http://127.0.0.1';

@@ -1,5 +1,5 @@
 import { fitTimeout } from '../../harness/budget.ts';
-import { test } from '../../harness/fixtures.ts';
+import { test } from './test.ts';
 import { reqTags } from './tags.ts';
 import type { RequirementId } from '../../generated/chat.ts';
 import { ChatRun, chatSettings, replyWaitMs, sleep, toleranceNote } from './driver.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
-import { test } from '../../harness/fixtures.ts';
+import { test } from './test.ts';
 import { reqTags } from './tags.ts';
 import type { RequirementId } from '../../generated/chat.ts';
 import { runsAtDepth } from '../../harness/property.ts';

@@ -15,9 +15,12 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { ecdsaP256PublicKey, ecdsaP256Sign, hmacSign } from '../../harness/signing.ts';
 import { describeForm, loginForms, rememberForm, signingForm } from './forms.ts';
-import type { ExchangeSessionSettings } from './settings.ts';
+import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
+import { pathOf } from '../../interfaces/exchange-session/paths.ts';
+import type { KeyType } from '../../interfaces/exchange-session/credentials.ts';
 
-export type KeyType = 'hmac' | 'ecdsa';
+export { pathOf, type KeyType };
+
 
 export function keyType(secrets: Secrets, key: string): KeyType {
   if (secrets.has(`${key}_secret`)) return 'hmac';
@@ -25,14 +28,6 @@ export function keyType(secrets: Secrets, key: string): KeyType {
   throw new Error(`no API key named ${key} in this run's credentials`);
 }
 
-/** Where the harness sends an operation: the profile's path, without what the base URL already carries. */
-export function pathOf(settings: ExchangeSessionSettings, which: keyof ExchangeSessionSettings['paths'], orderId?: string): string {
-  const p = settings.paths[which];
-  if (p === undefined) throw new Error(`the profile names no path for ${which}`);
-  const carried = settings.baseUrlCarries?.replace(/\/+$/, '');
-  const relative = carried && p.startsWith(`${carried}/`) ? p.slice(carried.length) : p;
-  return orderId === undefined ? relative : relative.replace('{orderId}', encodeURIComponent(orderId));
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Nonces: epoch microseconds, strictly increasing per key within this process (a key is leased to one test at a time).
@@ -195,7 +190,7 @@ export async function tryLogin(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The authentication step (the descriptor's): token, nonce, write signature
+// The authentication step (the suite's): token, nonce, write signature
 
 const sessions = new Map<string, { token: string; authorizer: string; at: number }>();
 /** Logged in again well before the documented 24 hours run out. */
@@ -244,7 +239,7 @@ function orderPathPattern(settings: ExchangeSessionSettings): RegExp {
 }
 
 /**
- * The descriptor's authentication step. `request.credential` names the key; headers a check gives itself win (a
+ * The suite's authentication step. `request.credential` names the key; headers a check gives itself win (a
  * header given as undefined is left out, which is how a check sends a write without BX-NONCE).
  */
 export async function authenticate(request: RequestSpec, secrets: Secrets, ctx: AuthenticationContext): Promise<RequestSpec> {

@@ -1,6 +1,6 @@
 /** The bodies of the order and cancel commands as the profile names their members (settings.order). */
 import type { Side, TimeInForce } from '../../harness/models/limit-book.ts';
-import type { ExchangeSessionSettings } from './settings.ts';
+import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 
 /**
  * A trading account's id as the listing gave it: a string or a JSON number (not shown), sent back in commands as it

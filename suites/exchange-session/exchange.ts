@@ -4,7 +4,8 @@
  */
 import type { RequirementId } from '../../generated/exchange-session.ts';
 import { reqTags as tagsOf } from '../../harness/verdicts.ts';
-import { test as base, type Identity } from '../../harness/fixtures.ts';
+import { type Identity } from '../../harness/fixtures.ts';
+import { test as base } from './test.ts';
 import type { Client } from '../../harness/http/client.ts';
 import type { Profile } from '../../harness/profile/types.ts';
 import type { Secrets } from '../../harness/secrets.ts';
@@ -18,7 +19,7 @@ import { cancelCommand, orderCommand, type AccountId, type OrderSpec } from './c
 import { knowStatedSettings } from './stated.ts';
 import { acquireKey, type KeyWish } from './keys.ts';
 import { exchangeScope, type ExchangeScope } from './scope.ts';
-import type { ExchangeSessionSettings, PoolKeyEntry } from './settings.ts';
+import type { ExchangeSessionSettings, PoolKeyEntry } from '../../interfaces/exchange-session/settings.ts';
 
 export type { AccountId, OrderSpec };
 export { expect, deviation, NotTested, Inconclusive, RequirementViolation } from '../../harness/fixtures.ts';

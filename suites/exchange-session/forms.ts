@@ -5,8 +5,8 @@
  * readings list is tried in turn (the default first), and only a login refused in every one of them is the target's
  * fault: a default the harness guessed never becomes a failure.
  */
-import type { KeyType } from './auth.ts';
-import type { ExchangeSessionSettings } from './settings.ts';
+import type { KeyType } from '../../interfaces/exchange-session/credentials.ts';
+import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 import { stated } from './stated.ts';
 
 type EcdsaSignature = ExchangeSessionSettings['ecdsaSignature'];

@@ -1,11 +1,12 @@
 /**
- * The generic checks of the registry on every exchange-session operation, through the descriptor's authentication
+ * The generic checks of the registry on every exchange-session operation, through the suite's authentication
  * step: a session token after a signed login, a fresh BX-NONCE on every write (and the write signature where the
  * profile says so). The suite's fixture gives the keys (created on the reference, leased from a live profile's pool),
  * the signed logins, an order that can never rest or trade (an IOC priced far from the market) on the key's own
  * trading account, and the id of such an order for the lookup.
  */
 import { defineGenericChecks, type GenericContext, type OperationSource } from '../../harness/generic/define.ts';
+import { test } from './test.ts';
 import type { Prepared } from '../../harness/generic/request-checks.ts';
 import type { Operation } from '../../harness/spec/types.ts';
 import { loginRequest, pathOf, type KeyType } from './auth.ts';
@@ -13,7 +14,7 @@ import { harmlessOrder } from './commands.ts';
 import { makeExchange } from './exchange.ts';
 import { acknowledged } from './records.ts';
 
-defineGenericChecks('exchange-session', { source: exchangeSource });
+defineGenericChecks(test, { source: exchangeSource });
 
 async function exchangeSource(ctx: GenericContext): Promise<OperationSource> {
   const ex = makeExchange(ctx);

@@ -12,8 +12,11 @@ import type { Secrets } from '../../harness/secrets.ts';
 import type { Target } from '../../harness/targets.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
 import { ecdsaP256PublicKey } from '../../harness/signing.ts';
-import type { KeyType } from './auth.ts';
-import type { PoolKeyEntry } from './settings.ts';
+import type { KeyType } from '../../interfaces/exchange-session/credentials.ts';
+import { poolKeyName } from '../../interfaces/exchange-session/credentials.ts';
+import type { PoolKeyEntry } from '../../interfaces/exchange-session/settings.ts';
+
+export { poolKeyName };
 
 /** The reference-only path that creates a key (mocks/exchange-session). */
 export const REFERENCE_KEY_PATH = '/__reference/api-keys';
@@ -77,23 +80,6 @@ async function leaseFromPool(ctx: KeyContext, wish: KeyWish): Promise<string | u
   return lease ? poolKeyName(lease.index) : undefined;
 }
 
-export const poolKeyName = (index: number) => `key${index + 1}`;
-
-/** The pool as secret name -> environment variable (the descriptor's credentialVariables). */
-export function poolVariables(pool: readonly PoolKeyEntry[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  pool.forEach((k, i) => {
-    const name = poolKeyName(i);
-    if (k.type === 'hmac') {
-      out[`${name}_publicKey`] = k.publicKey;
-      out[`${name}_secret`] = k.secret;
-    } else {
-      out[`${name}_privateKey`] = k.privateKey;
-      out[`${name}_metadata`] = k.metadata;
-    }
-  });
-  return out;
-}
 
 /** A private key nobody registered: its signatures are "another key's". */
 export function strangerKey(): string {

@@ -7,7 +7,7 @@ import { ecdsaLoginRequest, freshPayload, hmacLoginRequest, loginRequest, metada
 import { test, reqTags, deviation, NotTested, RequirementViolation, type Exchange } from './exchange.ts';
 import { describeForm, formReadings } from './forms.ts';
 import { strangerKey, strangerSecret } from './keys.ts';
-import type { ExchangeSessionSettings } from './settings.ts';
+import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 import { stated } from './stated.ts';
 
 const ECDSA: RequirementId[] = ['A-LOGIN-ECDSA-OK', 'A-LOGIN-ECDSA-SIGNATURE', 'A-LOGIN-ECDSA-USERID', 'A-LOGIN-ECDSA-EXPIRED', 'A-LOGIN-ECDSA-EXPIRY-WINDOW', 'A-TOKEN-JWT', 'A-TOKEN-LIFETIME'];

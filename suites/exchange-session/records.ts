@@ -10,7 +10,7 @@ import { isRefused } from '../../harness/answers.ts';
 import type { AccountId } from './commands.ts';
 import type { Exchange } from './exchange.ts';
 import { stateOf, type RecordState } from './model.ts';
-import type { ExchangeSessionSettings } from './settings.ts';
+import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 import { stated } from './stated.ts';
 
 export const TIF_REQUIREMENT: Record<TimeInForce, string> = { GTC: 'A-TIF-GTC', IOC: 'A-TIF-IOC', FOK: 'A-TIF-FOK' };

@@ -3,7 +3,7 @@ import type { RestoreContext } from '../../harness/interface.ts';
 import { pathOf } from './auth.ts';
 import { cancelCommand, type AccountId } from './commands.ts';
 import { stateOf } from './model.ts';
-import type { ExchangeSessionSettings } from './settings.ts';
+import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 
 export interface OrderUndo {
   kind: 'order';

@@ -1,5 +1,5 @@
 import { canCancel } from './commands.ts';
-import type { ExchangeSessionSettings, PoolKeyEntry } from './settings.ts';
+import type { ExchangeSessionSettings, PoolKeyEntry } from '../../interfaces/exchange-session/settings.ts';
 
 /** What a profile lets the exchange-session suite judge, and why the rest is not applicable. */
 export interface ExchangeScope {

@@ -1,22 +1,16 @@
 import { withHeaderUnlessGiven } from '../../harness/http/given-header.ts';
-import { defineInterface, type InterfaceDescriptor } from '../../harness/interface.ts';
+import { defineSuite } from '../../harness/interface.ts';
+import { gameBridge } from '../../interfaces/game-bridge/definition.ts';
 import { notTheApi } from '../../harness/probe.ts';
-import { faults } from '../../mocks/game-bridge/faults.ts';
-import { readings } from '../../mocks/game-bridge/readings.ts';
 import { expectedMs } from '../../harness/budget.ts';
 import type { BridgeSettings } from '../../harness/profile/types.ts';
 import { matrixScope } from './bridge.ts';
-import { bridgeEntry } from './settings.ts';
 import { MATRIX_RUNS } from './cases.ts';
 
 const READS = ['status', 'info', 'players'] as const;
 
-// Annotated, so that the profile's types (derived from the registry) never wait on this initializer.
-export const gameBridge: InterfaceDescriptor<'game-bridge', ReturnType<typeof bridgeEntry>> = defineInterface({
-  name: 'game-bridge',
-  title: 'Interface C of 002_e31f548efc8ec0bb.txt, the game-server bridge (/v2/...)',
-  reference: { start: async (options) => (await import('../../mocks/game-bridge/server.ts')).start(options), faults, readings },
-  profileSchema: bridgeEntry,
+/** What the game-bridge suite does with its interface: how it authenticates, probes and plans. */
+export const suite = defineSuite(gameBridge, {
   // "every request carries header X-Auth-Key whose value equals auth.key": the key is the whole authentication.
   authenticate: (req, secrets) => withHeaderUnlessGiven(req, 'X-Auth-Key', secrets.get('authKey')),
   // The authenticated liveness check proves the credential too; a read the profile switches off answers 403.
@@ -32,16 +26,6 @@ export const gameBridge: InterfaceDescriptor<'game-bridge', ReturnType<typeof br
       },
     };
   },
-  settingsHelp: [
-    'game-bridge:',
-    '  credentials: { authKey: BRIDGE_AUTH_KEY }   # the variable that holds auth.key of config.yaml',
-    '  settings:',
-    '    maxList: 50                               # players.max-list',
-    '    endpoints: { log: true, status: true, players: true, info: true }   # v2-endpoints.*',
-    '    platform: paper                           # the lowercase platform identifier /v2/info must report (optional)',
-    '    onlinePlayers: 60                         # the true number of players online, if you know it (optional)',
-    '    logRequiresContentType: false             # true: POST /v2/log reads a body only when Content-Type names JSON (state it either way)',
-  ].join('\n'),
   notApplicable: ({ profile, settings }) => {
     const s = settings as BridgeSettings;
     const operations: Record<string, string> = {};

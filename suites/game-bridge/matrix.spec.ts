@@ -1,4 +1,5 @@
-import { test, NotTested } from '../../harness/fixtures.ts';
+import { NotTested } from '../../harness/fixtures.ts';
+import { test } from './test.ts';
 import { reqTags } from './tags.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import { TargetError } from '../../harness/http/client.ts';

@@ -1,4 +1,5 @@
-import { test, expect, Inconclusive, NotTested, deviation } from '../../harness/fixtures.ts';
+import { expect, Inconclusive, NotTested, deviation } from '../../harness/fixtures.ts';
+import { test } from './test.ts';
 import { reqTags } from './tags.ts';
 import type { RequirementId } from '../../generated/game-bridge.ts';
 import type { Client, Reply } from '../../harness/http/client.ts';

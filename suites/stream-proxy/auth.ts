@@ -8,7 +8,7 @@ import type { AuthenticationContext, RequestSpec } from '../../harness/http/clie
 import type { Secrets } from '../../harness/secrets.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
 import { getAt } from '../../harness/json-pointer.ts';
-import type { StreamProxySettings } from './settings.ts';
+import type { StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 
 type Login = NonNullable<StreamProxySettings['adminLogin']>;
 

@@ -7,6 +7,7 @@
  * shared state (the documents, the update runs, the bouquet) is leased as the suite's own checks lease it.
  */
 import { defineGenericChecks, specRequest, type GenericContext, type OperationSource } from '../../harness/generic/define.ts';
+import { test } from './test.ts';
 import type { Prepared } from '../../harness/generic/request-checks.ts';
 import type { RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
@@ -18,9 +19,9 @@ import { providerFor } from './provider.ts';
 import { contentHash, guardUser as guardOne, restoreBouquet, type BouquetUndo } from './restore.ts';
 import type { SharedState } from './shared-state.ts';
 import { userBody } from './user-body.ts';
-import type { StreamProxySettings } from './settings.ts';
+import type { StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 
-defineGenericChecks('stream-proxy', {
+defineGenericChecks(test, {
   enabled: (op, profile) => !op.enabledBy || profile.interfaces['stream-proxy']?.settings[op.enabledBy as 'libraryEnabled'] !== false,
   // Switched off, the user and library endpoints "do not exist": any 4xx (the document names none).
   whenDisabled: Array.from({ length: 100 }, (_, i) => 400 + i),

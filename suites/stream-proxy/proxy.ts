@@ -4,7 +4,8 @@
  */
 import type { RequirementId } from '../../generated/stream-proxy.ts';
 import { reqTags as tagsOf } from '../../harness/verdicts.ts';
-import { test as base, type Identity } from '../../harness/fixtures.ts';
+import { type Identity } from '../../harness/fixtures.ts';
+import { test as base } from './test.ts';
 import type { Client } from '../../harness/http/client.ts';
 import type { Profile } from '../../harness/profile/types.ts';
 import type { Target } from '../../harness/targets.ts';
@@ -16,7 +17,7 @@ import { getAt } from '../../harness/json-pointer.ts';
 import { isStated } from '../../harness/profile/load.ts';
 import { streamScope, type StreamScope } from './scope.ts';
 import { SHARED_STATE, type SharedState } from './shared-state.ts';
-import type { StreamProxySettings } from './settings.ts';
+import type { StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 
 export { expect, deviation, NotTested, Inconclusive, RequirementViolation } from '../../harness/fixtures.ts';
 /** The tags of the requirements a test claims, typed by the spec's ids (generated/stream-proxy.ts): a misspelt id does not compile. */

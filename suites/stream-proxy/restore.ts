@@ -9,7 +9,7 @@ import type { RestoreContext } from '../../harness/interface.ts';
 import type { WriteJournal } from '../../harness/writes.ts';
 import { SAVE, revisionOf, type Doc } from './documents.ts';
 import { getAt } from '../../harness/json-pointer.ts';
-import type { StreamProxySettings } from './settings.ts';
+import type { StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 
 
 export interface ConfigUndo {
@@ -121,7 +121,7 @@ export function guardUser(writes: WriteJournal, admin: Send, targets: string[], 
   writes.intend('POST /api/v1/user/{target}', `delete user ${username}`, undo, async () => ((await restoreUser(undo, admin)) === 'restored' ? 'undone' : 'nothing'));
 }
 
-/** The descriptor's restore, for `npm run restore`. */
+/** The suite's restore, for `npm run restore`. */
 export async function restoreWrite(undo: StreamUndo, ctx: RestoreContext): Promise<'restored' | 'nothing' | { conflict: string }> {
   const send: Send = (r) => ctx.client.send(r);
   if (undo.kind === 'config') return restoreConfig(undo, send, ctx.settings as StreamProxySettings);

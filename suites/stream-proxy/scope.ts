@@ -1,5 +1,5 @@
 import { groupOf, loadSpec } from '../../harness/spec/load.ts';
-import type { StreamProxySettings } from './settings.ts';
+import type { StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 
 /** What a profile lets the stream-proxy suite judge, and why the rest is not applicable. */
 export interface StreamScope {

@@ -1,4 +1,4 @@
-import type { StreamProxySettings } from './settings.ts';
+import type { StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 
 /** The body of a proxy user's create or update, as the document's ProxyUserCredentials shows it. */
 export function userBody(settings: StreamProxySettings, username: string, token: string | undefined): Record<string, unknown> {

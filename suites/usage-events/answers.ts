@@ -7,7 +7,7 @@
  */
 import { getAt } from '../../harness/json-pointer.ts';
 import type { SeenReading } from './model.ts';
-import type { UsageEventsSettings } from './settings.ts';
+import type { UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 
 export type { SeenReading };
 type Json = Record<string, unknown>;

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { ENV } from '../../harness/options.ts';
 import type { Identity } from '../../harness/fixtures.ts';
 import { DAY, HOUR, INVALID_KINDS, intervalStart, nextStart, type Clause, type FilterClause, type Interval, type ModelEvent, type Operator, type Scalar } from './model.ts';
-import type { UsageEventsSettings } from './settings.ts';
+import type { UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 
 /**
  * The event names the suite uses, after the profile's prefix; meters of the reference profile filter on them. One has

@@ -1,18 +1,19 @@
 /**
- * The generic checks of the registry on every usage-events operation, with the bearer token through the descriptor's
+ * The generic checks of the registry on every usage-events operation, with the bearer token through the suite's
  * authentication step. What the spec's schemas alone would get wrong comes from the suite's own conventions: an
  * ingested event is a fresh case's (its own customer and stretch of time, so no other check counts it), statistics
  * are asked for the profile's organization, and an event is read by an id the target listed.
  */
 import { defineGenericChecks, specRequest, type GenericContext } from '../../harness/generic/define.ts';
+import { test } from './test.ts';
 import type { Operation } from '../../harness/spec/types.ts';
 import { isStated } from '../../harness/profile/load.ts';
 import { freshCase, stretchesFor } from './events.ts';
 import { wire } from './model.ts';
 import { itemsOf } from './paging.ts';
-import type { UsageEventsSettings } from './settings.ts';
+import type { UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 
-defineGenericChecks('usage-events', {
+defineGenericChecks(test, {
   source: (ctx: GenericContext) => {
     const settings = ctx.settings as UsageEventsSettings;
     const stretches = stretchesFor(ctx.identity, settings, !ctx.target.reference);

@@ -9,7 +9,7 @@ import { getAt } from '../../harness/json-pointer.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { Inconclusive, NotTested } from '../../harness/verdicts.ts';
 import { describeAnswer, isAccepted, isRefused } from '../../harness/answers.ts';
-import type { UsageEventsSettings } from './settings.ts';
+import type { UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 
 export type PagingStyle = UsageEventsSettings['paging']['style'];
 type Item = Record<string, unknown>;

@@ -2,7 +2,7 @@
  * What a usage-events profile lets the suite judge, and why the rest is not applicable. Both the checks and `--list`
  * (interface.ts) decide from here, so the two never disagree.
  */
-import type { UsageEventsSettings } from './settings.ts';
+import type { UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 
 export interface UsageScope {
   operations: Record<string, string>;

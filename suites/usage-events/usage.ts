@@ -5,7 +5,8 @@
  */
 import type { RequirementId } from '../../generated/usage-events.ts';
 import { reqTags as tagsOf } from '../../harness/verdicts.ts';
-import { test as base, NotTested } from '../../harness/fixtures.ts';
+import { NotTested } from '../../harness/fixtures.ts';
+import { test as base } from './test.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { isStated } from '../../harness/profile/load.ts';
 import { eventually } from '../../harness/stateful.ts';
@@ -16,7 +17,7 @@ import { freshCase, stretchesFor, type FreshCase, type Stretches } from './event
 import { iso, wire, type Interval, type ListQuery, type ModelEvent, type Aggregation } from './model.ts';
 import { readAllPages, type PagingStyle } from './paging.ts';
 import { usageScope, type UsageScope } from './scope.ts';
-import type { UsageEventsSettings } from './settings.ts';
+import type { UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 
 export interface IngestAnswer {
   reply: Reply;

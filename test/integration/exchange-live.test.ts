@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
 import { start } from '../../mocks/exchange-session/server.ts';
 import { ecdsaP256PublicKey } from '../../harness/signing.ts';
-import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
+import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 import { conformance, freshDir, readSummary, requirement, withStatus, startProxy, type Proxy, type Ran } from './helpers.ts';
 
 const PRIVATE_KEY = '1f2e3d4c5b6a79880716253443526170ffeeddccbbaa99887766554433221100';

@@ -12,7 +12,7 @@ import { Value } from '@sinclair/typebox/value';
 import { ROOT, scriptArgs } from '../../harness/paths.ts';
 import { start } from '../../mocks/stream-proxy/server.ts';
 import { PLANTED_SECRETS } from '../../mocks/stream-proxy/planted.ts';
-import { streamProxyEntry, type StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
+import { streamProxyEntry, type StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 import { conformance, freshDir, readSummary, script, sleep, startProxy, withStatus } from './helpers.ts';
 
 const ADMIN = 'stream-live-admin-token-0123456789';

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
 import { start } from '../../mocks/usage-events/server.ts';
-import { usageEventsEntry, type UsageEventsSettings } from '../../suites/usage-events/settings.ts';
+import { usageEventsEntry, type UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 import { conformance, freshDir, readSummary, requirement, sleep, startProxy, withStatus, type Proxy, type Ran } from './helpers.ts';
 
 const TOKEN = 'usage-live-access-token-0123456789';

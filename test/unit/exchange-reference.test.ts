@@ -10,7 +10,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
 import { SignJWT, decodeJwt } from 'jose';
 import { ecdsaP256PublicKey, ecdsaP256Sign, hmacSign } from '../../harness/signing.ts';
-import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
+import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 import { KEY_CREATION_PATH, start, type ExchangeReferenceOptions } from '../../mocks/exchange-session/server.ts';
 import { faults } from '../../mocks/exchange-session/faults.ts';
 

@@ -9,7 +9,7 @@ import { Value } from '@sinclair/typebox/value';
 import { describeForm, loginForms, rememberForm } from '../../suites/exchange-session/forms.ts';
 import { dayOf, dayOfSomeZone, NonceModel } from '../../suites/exchange-session/model.ts';
 import { statusesOf } from '../../suites/exchange-session/records.ts';
-import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
+import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 import { knowStatedSettings } from '../../suites/exchange-session/stated.ts';
 
 const defaults = () => Value.Default(exchangeSessionEntry().properties.settings, {}) as ExchangeSessionSettings;

@@ -11,7 +11,7 @@ import { Value } from '@sinclair/typebox/value';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { deepMerge } from '../../harness/readings.ts';
 import { ecdsaP256PublicKey, ecdsaP256Sign, hmacSign } from '../../harness/signing.ts';
-import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../suites/exchange-session/settings.ts';
+import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 import { KEY_CREATION_PATH, start, type ExchangeReferenceOptions } from '../../mocks/exchange-session/server.ts';
 import { readings } from '../../mocks/exchange-session/readings.ts';
 

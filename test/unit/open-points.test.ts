@@ -4,6 +4,7 @@ import { buildSpec } from '../../harness/spec/load.ts';
 import { openPointProblems } from '../../harness/spec/open-points.ts';
 import { applyReadings, deepMerge, parseReadings } from '../../harness/readings.ts';
 import { readingSwitch } from '../../mocks/readings.ts';
+import { CATALOGUES } from '../../scripts/interfaces.ts';
 
 const specText = (points: string) => `openapi: 3.1.0
 info: { title: t, version: '1' }
@@ -62,9 +63,9 @@ test('deepMerge merges objects member by member and replaces everything else', (
 });
 
 test('--readings is parsed, and a reading of a live target or of an unknown point is refused', () => {
-  assert.equal(parseReadings(['other']), 'other');
-  assert.throws(() => parseReadings(['nonsense']), /write other, or <open point>=<reading>/);
-  assert.throws(() => parseReadings(['Q-NS-NOWHERE=x']), /no reference implements readings of Q-NS-NOWHERE/);
+  assert.equal(parseReadings(CATALOGUES, ['other']), 'other');
+  assert.throws(() => parseReadings(CATALOGUES, ['nonsense']), /write other, or <open point>=<reading>/);
+  assert.throws(() => parseReadings(CATALOGUES, ['Q-NS-NOWHERE=x']), /no reference implements readings of Q-NS-NOWHERE/);
   const live = { interfaces: { chat: { baseUrl: 'http://x', settings: {} } } };
-  assert.throws(() => applyReadings(live, [{ interfaceName: 'chat', point: 'E-NS-X', reading: 'a' }], ['chat']), /live target/);
+  assert.throws(() => applyReadings(CATALOGUES, live, [{ interfaceName: 'chat', point: 'E-NS-X', reading: 'a' }], ['chat']), /live target/);
 });

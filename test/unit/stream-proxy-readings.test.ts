@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { TARGETS_DIR } from '../../harness/paths.ts';
 import { isStated, loadProfile } from '../../harness/profile/load.ts';
-import { streamProxyEntry, type StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
+import { streamProxyEntry, type StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 import { readings } from '../../mocks/stream-proxy/readings.ts';
 import { start, type StartOptions, type StreamProxyServer } from '../../mocks/stream-proxy/server.ts';
 

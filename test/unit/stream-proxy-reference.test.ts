@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { Value } from '@sinclair/typebox/value';
-import { streamProxyEntry, type StreamProxySettings } from '../../suites/stream-proxy/settings.ts';
+import { streamProxyEntry, type StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 import { faults } from '../../mocks/stream-proxy/faults.ts';
 import { UPDATE_RUNS_PATH, resourceIdOf, start, type StartOptions, type StreamProxyServer } from '../../mocks/stream-proxy/server.ts';
 

@@ -8,7 +8,7 @@ import { after, describe, test } from 'node:test';
 import { answerOf, type Answer } from '../support/answer.ts';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
-import { usageEventsEntry, type UsageEventsSettings } from '../../suites/usage-events/settings.ts';
+import { usageEventsEntry, type UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 import { readings } from '../../mocks/usage-events/readings.ts';
 import { start } from '../../mocks/usage-events/server.ts';
 import { deepMerge } from '../../harness/readings.ts';

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
-import { usageEventsEntry, type UsageEventsSettings } from '../../suites/usage-events/settings.ts';
+import { usageEventsEntry, type UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 import { faults } from '../../mocks/usage-events/faults.ts';
 import { start, type StartOptions } from '../../mocks/usage-events/server.ts';
 

@@ -22,11 +22,33 @@ import { INTERFACES } from './interfaces.ts';
 import { validValue } from '../harness/generic/bodies.ts';
 import { checkResponse, precompile } from '../harness/validation/responses.ts';
 
-const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '2' }, concurrency: { type: 'string', default: '8' }, 'skip-run': { type: 'boolean' }, 'skip-chat': { type: 'boolean' } },
-});
+const USAGE = `usage: npm run bench [-- --seconds N --concurrency N --skip-run --skip-chat]
+  --seconds N       how long each throughput measurement runs (default 2)
+  --concurrency N   requests in flight in the throughput measurements (default 8)
+  --skip-run        leave out the whole conformance run against the reference
+  --skip-chat       leave out the quick chat run against a live 60-second window`;
+
+function options() {
+  try {
+    return parseArgs({
+      options: { seconds: { type: 'string', default: '2' }, concurrency: { type: 'string', default: '8' }, 'skip-run': { type: 'boolean' }, 'skip-chat': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    }).values;
+  } catch (e) {
+    console.error(`bench: ${(e as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const values = options();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
+if (!(seconds > 0) || !(concurrency >= 1)) {
+  console.error(`bench: --seconds must be a positive number and --concurrency at least 1\n${USAGE}`);
+  process.exit(2);
+}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // 1. The whole run against the reference, and chat's window floor.

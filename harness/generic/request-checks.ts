@@ -245,6 +245,11 @@ async function otherRoleRefused(ctx: OperationContext): Promise<Finding[]> {
 }
 
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
+/**
+ * The methods that change nothing by HTTP's own definition (RFC 9110, 9.2.1): where the profile forbids writes, the
+ * only ones sent, since a target that does not conform may serve an undocumented POST or DELETE on the path.
+ */
+const SAFE_METHODS = new Set(['GET']);
 
 /** unsupported-method: every method the path does not serve, with the operation's valid request otherwise. */
 async function unsupportedMethod(ctx: OperationContext): Promise<Finding[]> {
@@ -254,7 +259,10 @@ async function unsupportedMethod(ctx: OperationContext): Promise<Finding[]> {
   const served = spec.operations.filter((o) => o.path === op.path).map((o) => o.method);
   const valid = await validOrPath(ctx);
   const acceptable = new Set([wm.status, ...(ctx.enabled ? [] : ctx.whenDisabled)]);
-  for (const method of OTHER_METHODS.filter((m) => !served.includes(m))) {
+  const unserved = OTHER_METHODS.filter((m) => !served.includes(m));
+  const methods = ctx.writesAllowed ? unserved : unserved.filter((m) => SAFE_METHODS.has(m));
+  if (methods.length === 0) return [finding(id, 'not-applicable', `${op.path}: the profile forbids writes, and each method the path does not serve (${unserved.join(', ')}) could change state on a target that does not conform`)];
+  for (const method of methods) {
     const r = await ctx.send({ ...valid, method, headers: { ...ctx.baseHeaders, ...valid.headers }, label: `${method} on ${op.path}` });
     const broken = (message: string) => [finding(id, 'broken', message, { expected: `${wm.status}`, exchanges: [r.exchange] })];
     if (!acceptable.has(r.status)) return broken(`${method} ${op.path}: status ${r.status}, documented ${wm.status}`);

@@ -102,7 +102,7 @@ export function defineGenericChecks(test: SuiteTest, hooks: GenericHooks = {}): 
       const ids = [...own.map((s) => `${spec.prefix}-${s}`), ...carried(check.name, spec, selected)];
       if (ops.length === 0 || ids.length === 0) continue;
 
-      test(`${check.name}: ${check.summary}`, { tag: reqTags(...ids) }, async ({ api, verify, notApplicable, secrets, identity, writes, profile, target, spec: targetSpec }) => {
+      test(`${check.name}: ${check.summary}`, { tag: reqTags(...ids) }, async ({ api, verify, notApplicable, note, secrets, identity, writes, profile, target, spec: targetSpec }) => {
         const settings = profile.interfaces[interfaceName as keyof Profile['interfaces']]?.settings;
         // The spec as this target serves it: paths a profile moves (x-path-setting), under the base URL as it is given.
         const source = (await hooks.source?.({ api, secrets, identity, writes, profile, target, spec: targetSpec, settings })) ?? {};
@@ -119,7 +119,10 @@ export function defineGenericChecks(test: SuiteTest, hooks: GenericHooks = {}): 
             notApplicable(id, [...new Set(mine.map((f) => f.message))].join('; '));
             continue;
           }
-          await verify(id, () => conclude(mine));
+          const passed = await verify(id, () => conclude(mine));
+          // A pass needs one operation that held; those left undecided beside it are said, not hidden.
+          const undecided = mine.filter((f) => f.outcome === 'inconclusive' || f.outcome === 'not-tested');
+          if (passed && undecided.length) note(secrets.redact(`${id} passed on ${mine.filter((f) => f.outcome === 'held').length} operation(s); undecided on ${undecided.length}:\n${undecided.map((f) => `${f.outcome}: ${f.message}`).join('\n')}`));
         }
 
         async function runOn(op: Operation): Promise<Finding[]> {

@@ -6,10 +6,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { yaml } from './yaml.ts';
-import { applyGate, loadWaivers, type Waiver } from './gate.ts';
+import { applyGate, gateInputProblems, loadWaivers, type Waiver } from './gate.ts';
 import type { Profile } from './profile/types.ts';
 import { writeSummaryReports } from './reporter/html.ts';
-import type { RunSummary } from './reporter/summary.ts';
+import { notCountedBecause, type RunSummary } from './reporter/summary.ts';
 import { keepInHistory, loadHistory, renderTrend } from './trend.ts';
 
 /** The command-line options of the after-run steps (node:util parseArgs form), shared by both commands. */
@@ -72,6 +72,9 @@ export async function prepareAfterRun(values: Values, profile: Profile, profileF
       cannotRun(`--baseline ${values.baseline}: ${(e as Error).message.split('\n')[0]}`);
     }
   }
+  const problems = gateInputProblems({ waivers, baseline, profileName: profile.name, interfaces: Object.keys(profile.interfaces) });
+  if (problems.refused.length) cannotRun(`--waivers ${values.waivers}: ${problems.refused.join('; ')}`);
+  for (const w of problems.warnings) console.error(`conformance: warning: ${w}`);
   const flapWindow = Number(values['flap-window'] ?? 10);
   if (!Number.isInteger(flapWindow) || flapWindow < 2) cannotRun(`--flap-window ${values['flap-window']}: give a whole number of at least 2`);
   const failOn = values['fail-on'] ?? 'any';
@@ -145,7 +148,8 @@ export function finalLine(s: RunSummary, runDir: string): string {
   const n = (f: (r: (typeof all)[number]) => boolean) => all.filter(f).length;
   // Why each failure the exit code leaves out is left out, by kind.
   const counted = new Set(s.failedCounted);
-  const why = (r: (typeof all)[number]) => (r.knockOnOf?.length ? 'knock-ons of other failures' : r.level === 'advisory' ? 'advisories' : r.level === 'should' && !s.strict ? 'shoulds without --strict' : 'set aside by the gate');
+  // The same words JUnit uses, from the rules that decide the exit code.
+  const why = (r: (typeof all)[number]) => notCountedBecause(r, s.strict) ?? 'set aside';
   const left = all.filter((r) => r.status === 'failed' && !counted.has(r.id));
   const byWhy = [...new Set(left.map(why))].map((w) => `${left.filter((r) => why(r) === w).length} ${w}`);
   const parts = [

@@ -12,6 +12,8 @@ import { yaml } from './yaml.ts';
 import { describeErrors } from './profile/load.ts';
 import { countedFailures, exitCodeOf, isCounted, type RunSummary } from './reporter/summary.ts';
 import { makeAjv } from './validation/ajv.ts';
+import { INTERFACES } from '../interfaces/registry.ts';
+import { loadSpec } from './spec/load.ts';
 
 
 const WAIVERS_SCHEMA = {
@@ -51,6 +53,43 @@ export function loadWaivers(file: string): Waiver[] {
   const bad = waivers.filter((w) => Number.isNaN(Date.parse(`${w.expires}T00:00:00Z`)));
   if (bad.length) throw new Error(`${file}: ${bad.map((w) => `waiver for ${w.requirement}: expires ${w.expires} is not a date`).join('; ')}`);
   return waivers;
+}
+
+/**
+ * Mistakes in the gate's inputs that would otherwise pass quietly. Refused (exit 2): a waiver whose requirement no
+ * spec has (a misspelt id would waive nothing, and only show as "unused"). Warned of by name: a waiver for another
+ * profile or for an interface this run leaves out, and a baseline of another profile or with no interface in common.
+ */
+export function gateInputProblems(o: { waivers?: Waiver[]; baseline?: { file: string; summary: RunSummary }; profileName: string; interfaces: readonly string[] }): { refused: string[]; warnings: string[] } {
+  const refused: string[] = [];
+  const warnings: string[] = [];
+  const owner = new Map(INTERFACES.flatMap((name) => loadSpec(name).requirements.map((r) => [r.id, name] as const)));
+  for (const w of o.waivers ?? []) {
+    const name = owner.get(w.requirement);
+    if (!name) {
+      const near = [...owner.keys()].filter((id) => id.split('-')[0] === w.requirement.split('-')[0] && (id.includes(w.requirement) || w.requirement.includes(id) || editDistance(id, w.requirement) <= 3));
+      refused.push(`the waiver for ${w.requirement} names no requirement of any spec${near.length ? ` (did you mean ${near.slice(0, 3).join(', ')}?)` : ''}`);
+    } else if (w.target !== undefined && w.target !== o.profileName) warnings.push(`the waiver for ${w.requirement} is for profile ${w.target}, not ${o.profileName}: not applied`);
+    else if (!o.interfaces.includes(name)) warnings.push(`the waiver for ${w.requirement} is for ${name}, which this run leaves out`);
+  }
+  if (o.baseline) {
+    const b = o.baseline.summary;
+    if (b.profile?.name !== undefined && b.profile.name !== o.profileName) warnings.push(`the baseline ${o.baseline.file} is a run of profile ${b.profile.name}, not ${o.profileName}`);
+    const common = b.interfaces.map((i) => i.name).filter((n) => o.interfaces.includes(n));
+    if (common.length === 0) warnings.push(`the baseline ${o.baseline.file} has none of this run's interfaces (it has ${b.interfaces.map((i) => i.name).join(', ') || 'none'}): every failure is new to it`);
+  }
+  return { refused, warnings };
+}
+
+/** Levenshtein distance, for "did you mean" (ids are short). */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }
 
 export interface GateOptions {
@@ -94,9 +133,9 @@ export function applyGate(s: RunSummary, o: GateOptions): RunSummary & { gate: G
       if (waiver) {
         used.add(waiver);
         gate.waived.push({ ...waiver, interface: i.name });
-        return { ...r, counted: false, message: `waived until ${waiver.expires} (${waiver.acceptedBy}): ${waiver.reason}. ${r.message ?? ''}`.trim() };
+        return { ...r, counted: false, setAside: 'waived' as const, message: `waived until ${waiver.expires} (${waiver.acceptedBy}): ${waiver.reason}. ${r.message ?? ''}`.trim() };
       }
-      if (o.failOn === 'new' && !gate.newFailures.includes(key(i.name, r.id))) return { ...r, counted: false, message: `failed in the baseline too (--fail-on new). ${r.message ?? ''}`.trim() };
+      if (o.failOn === 'new' && !gate.newFailures.includes(key(i.name, r.id))) return { ...r, counted: false, setAside: 'in-baseline' as const, message: `failed in the baseline too (--fail-on new). ${r.message ?? ''}`.trim() };
       return r;
     }),
   }));

@@ -6,6 +6,10 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lintFile } from './ci-lint.ts';
+import { answerHelp } from './help.ts';
+
+answerHelp(`npm run lint:ci
+  Lints every CI example under examples/ci (GitHub workflows, GitLab files). Exit 1 with one line per problem.`);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const EXAMPLES = path.join(ROOT, 'examples', 'ci');

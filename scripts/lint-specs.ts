@@ -9,6 +9,10 @@ import { ROOT, SPECS_DIR } from '../harness/paths.ts';
 import { INTERFACES, REGISTRY } from './interfaces.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import { openPointProblems } from '../harness/spec/open-points.ts';
+import { answerHelp } from './help.ts';
+
+answerHelp(`npm run lint:specs
+  Redocly's lint of every spec, then each spec's open points against its reference's readings. Exit 1 on a problem.`);
 
 const specs = INTERFACES.map((name) => path.join(SPECS_DIR, `${name}.yaml`));
 const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'redocly'), ['lint', '--format=stylish', ...specs], {

@@ -6,6 +6,10 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../harness/paths.ts';
 import { inlineStatusTests } from '../harness/lint/inline-status.ts';
+import { answerHelp } from './help.ts';
+
+answerHelp(`npm run lint:suites
+  Fails (exit 1) on a status range compared inline in suites/: answers are classified by harness/answers.ts.`);
 
 const dir = path.join(ROOT, 'suites');
 const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));

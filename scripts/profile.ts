@@ -17,12 +17,21 @@ function fail(message: string): never {
 
 let parsed: ReturnType<typeof parse>;
 function parse() {
-  return parseArgs({ options: { interfaces: { type: 'string' } }, allowPositionals: true });
+  return parseArgs({ options: { interfaces: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
 }
 try {
   parsed = parse();
 } catch (e) {
   fail((e as Error).message);
+}
+const USAGE = `npm run profile -- new [--interfaces a,b] > my-target.yaml
+  A commented profile to start from: every interface's entry, its required settings, and its optional ones commented out.
+npm run profile -- check <profile.yaml>
+  Validates a profile (each wrong field named) and lists the requirements it makes not applicable, and why.
+Exit 0: written / valid; 2: a bad command or an invalid profile.`;
+if (parsed.values.help) {
+  console.log(USAGE);
+  process.exit(0);
 }
 const [command, file] = parsed.positionals;
 
@@ -31,8 +40,9 @@ if (command === 'new') {
   for (const n of names) if (!isInterfaceName(n)) fail(unknownInterface(n));
   const lines = [
     '# A target profile (npm run profile -- check <file> validates it). Credentials name environment variables, never',
-    '# secrets. Each interface: baseUrl of the live deployment, then the settings its document makes configurable,',
-    '# with the documents\' defaults; change what your deployment does differently.',
+    '# secrets. Each interface: baseUrl of the live deployment, then the settings its document makes configurable. The',
+    '# settings it needs are active; every optional one is commented out, with its default or an example: a setting you',
+    '# state is one the run holds your deployment to, so uncomment only what you know it does.',
     'name: my-target',
     'writes: false                # may the run send requests that change the target (orders, saves, ingested events)?',
     'requestsPerSecond: 5         # pacing against the live targets',
@@ -70,4 +80,4 @@ if (command === 'check' && file) {
   process.exit(0);
 }
 
-fail('usage: npm run profile -- new [--interfaces a,b] | npm run profile -- check <profile.yaml>');
+fail(`usage:\n${USAGE}`);

@@ -3,7 +3,7 @@
  * Checks a signed acceptance record (npm run conformance -- --record): its Ed25519 signature over the content, and each
  * spec's hash against this checkout's spec file. --public-key pins the signer a buyer expects: without it, any key's
  * signature is accepted as long as it matches the content (and the signer's key is printed).
- * Exit 0: genuine; 1: edited, signed by another key, or made against other specs; 2: not a record, unreadable.
+ * Exit 0: the signature is valid (genuine when --public-key pins the signer); 1: edited, signed by another key, or made against other specs; 2: not a record, unreadable.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -19,7 +19,7 @@ Options:
   --public-key HEX       the signer's public key the buyer expects (without it, any key that signed the content passes)
   --help                 this text
 
-Exit codes: 0 genuine; 1 edited, signed by another key, or made against other specs; 2 not a record, or unreadable.`;
+Exit codes: 0 signature valid ("genuine" with --public-key; without it, "signer not pinned"); 1 edited, signed by another key, or made against other specs; 2 not a record, or unreadable.`;
 
 let values: { 'public-key'?: string; help?: boolean };
 let positionals: string[];
@@ -54,4 +54,8 @@ if (problems.length) {
   process.exit(1);
 }
 const r = signed.record;
-console.log(`verify-record: ${positionals[0]} is genuine: signed by Ed25519 key ${signed.signature.publicKey}${values['public-key'] ? ' (the key given)' : ' (pin it with --public-key)'}; ${r.specs.length} specs match this checkout; profile ${r.profile.name}, verdict ${r.verdict}, ${r.requirements.length} requirements`);
+const facts = `${r.specs.length} specs match this checkout; profile ${r.profile.name}, verdict ${r.verdict}, ${r.requirements.length} requirements`;
+// Without a pinned signer, a valid signature proves only that the content was not changed after someone signed it:
+// anyone with any key could have. It is not called genuine then.
+if (values['public-key']) console.log(`verify-record: ${positionals[0]} is genuine: signed by the Ed25519 key given (${signed.signature.publicKey}); ${facts}`);
+else console.log(`verify-record: ${positionals[0]}: signature valid, signer not pinned (Ed25519 key ${signed.signature.publicKey}; give the key you expect with --public-key to know who signed it); ${facts}`);

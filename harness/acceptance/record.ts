@@ -7,7 +7,7 @@
  * break it but changing any value does. The record holds the profile as written: it names environment variables,
  * never secrets; the signing key itself never leaves the process that signs.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createPrivateKey } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ed25519 } from '@noble/curves/ed25519.js';
@@ -76,8 +76,19 @@ export function canonical(value: unknown): string {
 /** The signing key from its environment variable: 32 bytes as 64 hex digits, or base64/base64url. */
 export function signingKeyFrom(value: string, envName: string): Uint8Array {
   const text = value.trim();
+  // A PEM key (openssl genpkey -algorithm ed25519): its seed, the JWK's d.
+  if (text.startsWith('-----BEGIN')) {
+    let key;
+    try {
+      key = createPrivateKey(text);
+    } catch (e) {
+      throw new Error(`${envName} holds a PEM block that is not a private key (${(e as Error).message})`);
+    }
+    if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${envName} holds an ${key.asymmetricKeyType} key, not an Ed25519 one`);
+    return new Uint8Array(Buffer.from(key.export({ format: 'jwk' }).d!, 'base64url'));
+  }
   const bytes = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
-  if (bytes.length !== 32) throw new Error(`${envName} does not hold an Ed25519 private key: give its 32 bytes as 64 hex digits or in base64`);
+  if (bytes.length !== 32) throw new Error(`${envName} does not hold an Ed25519 private key: give its 32 bytes as 64 hex digits or in base64, or a PEM private key`);
   return new Uint8Array(bytes);
 }
 

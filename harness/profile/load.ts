@@ -46,6 +46,7 @@ export function loadProfile(file: string = process.env.HARNESS_PROFILE || DEFAUL
   } catch (e) {
     throw new ProfileError(`${shown}: ${(e as Error).message}`);
   }
+  emptyKeysLeftOut(data);
   // What the file states, before the loader fills in the defaults it leaves out.
   const stated = statedSettings(structuredClone(data));
   // The schema is the harness's own, proven valid JSON Schema by a unit test: checking it against the meta-schema at
@@ -55,6 +56,22 @@ export function loadProfile(file: string = process.env.HARNESS_PROFILE || DEFAUL
     throw new ProfileError(`${shown}: ${describeErrors(validate.errors ?? [])}`);
   }
   return { ...(data as Omit<Profile, 'file' | 'stated'>), file: path.resolve(file), stated };
+}
+
+/**
+ * An interface entry's `settings:` or `credentials:` with nothing under it (every line commented out, as the template
+ * writes optional settings) is YAML's null: taken as left out, so that the defaults apply, not as a mistake; a bare
+ * `reference:` is the embedded reference with its defaults.
+ */
+function emptyKeysLeftOut(data: unknown): void {
+  const interfaces = (data as { interfaces?: unknown } | null)?.interfaces;
+  if (typeof interfaces !== 'object' || interfaces === null) return;
+  for (const entry of Object.values(interfaces)) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const e = entry as Record<string, unknown>;
+    for (const key of ['settings', 'credentials']) if (e[key] === null) delete e[key];
+    if (e.reference === null) e.reference = {};
+  }
 }
 
 /** The dotted paths of every member present under each interface's settings, objects and leaves alike. */

@@ -1,4 +1,4 @@
-import type { RequirementResult, RunSummary } from './summary.ts';
+import { notCountedBecause, type RequirementResult, type RunSummary } from './summary.ts';
 
 const xml = (s: unknown) =>
   String(s ?? '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
@@ -10,7 +10,7 @@ const xml = (s: unknown) =>
  */
 export function renderRequirementsJunit(s: RunSummary): string {
   const suites = s.interfaces.map((i) => {
-    const cases = i.requirements.map((r) => testCase(i.name, r));
+    const cases = i.requirements.map((r) => testCase(i.name, r, s.strict));
     const failures = i.requirements.filter((r) => r.status === 'failed' && r.counted).length;
     const errors = i.requirements.filter((r) => r.status === 'inconclusive' && r.counted).length;
     const skipped = i.requirements.length - failures - errors - i.requirements.filter((r) => r.status === 'passed').length;
@@ -19,14 +19,24 @@ export function renderRequirementsJunit(s: RunSummary): string {
 ${cases.join('\n')}
   </testsuite>`;
   });
+  // An expired waiver fails the run by the gate's own rule: its own failing case, so that the file agrees with the exit code.
+  const expired = s.gate?.expiredWaivers ?? [];
+  if (expired.length) {
+    const cases = expired.map(
+      (w) =>
+        `    <testcase classname="gate" name="${xml(`waiver for ${w.requirement} expired`)}"><failure message="${xml(`the waiver for ${w.requirement} expired on ${w.expires} (accepted by ${w.acceptedBy}): renew it or remove it`)}">${xml(w.reason)}</failure></testcase>`,
+    );
+    suites.push(`  <testsuite name="gate" tests="${expired.length}" failures="${expired.length}" errors="0" skipped="0" timestamp="${xml(s.startedAt)}">\n${cases.join('\n')}\n  </testsuite>`);
+  }
+  const tests = s.interfaces.reduce((n, i) => n + i.requirements.length, 0) + expired.length;
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="conformance ${xml(s.profile.name)}" tests="${s.interfaces.reduce((n, i) => n + i.requirements.length, 0)}" failures="${s.failedCounted.length}" errors="${s.inconclusiveCounted.length}">
+<testsuites name="conformance ${xml(s.profile.name)}" tests="${tests}" failures="${s.failedCounted.length + expired.length}" errors="${s.inconclusiveCounted.length}">
 ${suites.join('\n')}
 </testsuites>
 `;
 }
 
-function testCase(interfaceName: string, r: RequirementResult): string {
+function testCase(interfaceName: string, r: RequirementResult, strict: boolean): string {
   const head = `    <testcase classname="${xml(interfaceName)}" name="${xml(`${r.id} (${r.level}): ${r.text}`)}">`;
   const why = r.message ?? '';
   let body = '';
@@ -34,7 +44,7 @@ function testCase(interfaceName: string, r: RequirementResult): string {
     const detail = r.failures.map((f) => `${f.test}\n${f.message}\nreplay: ${f.replay}`).join('\n\n');
     body = `<failure message="${xml(why.split('\n')[0])}">${xml(detail)}</failure>`;
   } else if (r.status === 'failed') {
-    const notCounted = r.knockOnOf?.length ? `${r.level} failed, not counted (a knock-on of ${r.knockOnOf.join(', ')})` : `${r.level} failed, not counted${r.level === 'should' ? ' (run without --strict)' : ''}`;
+    const notCounted = r.knockOnOf?.length ? `${r.level} failed, not counted (a knock-on of ${r.knockOnOf.join(', ')})` : `${r.level} failed, not counted (${notCountedBecause(r, strict) ?? 'set aside'})`;
     body = `<skipped message="${xml(`${notCounted}: ${why.split('\n')[0]}`)}"/>`;
   } else if (r.status === 'inconclusive' && r.counted) {
     body = `<error message="${xml(`inconclusive: ${why.split('\n')[0]}`)}"/>`;

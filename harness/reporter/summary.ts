@@ -25,6 +25,8 @@ export interface RequirementResult {
   causes: string[];
   /** Failed requirements of this run whose failure explains this one: it is their knock-on, not a deviation of its own. */
   knockOnOf?: string[];
+  /** Why the CI gate set this failure aside (harness/gate.ts): a waiver covers it, or the baseline failed it too. */
+  setAside?: 'waived' | 'in-baseline';
   failures: Array<{ test: string; message: string; evidence?: Evidence; replay: string; cassette?: string; cause: string }>;
 }
 
@@ -150,6 +152,20 @@ type SetAside = (r: RequirementResult) => boolean;
 const decides = (r: RequirementResult, strict: boolean, setAside?: SetAside) => isCounted(r.level, strict) && !setAside?.(r);
 /** A failure that another failure of the run explains (its knock-on) is shown, never counted: its cause is. */
 const isKnockOn = (r: RequirementResult) => Boolean(r.knockOnOf?.length);
+
+/**
+ * Why a failed requirement does not count, in the words every output uses (the console's last line, JUnit): from the
+ * same rules that decide the exit code. Undefined for a failure that counts.
+ */
+export function notCountedBecause(r: RequirementResult, strict: boolean): string | undefined {
+  if (r.status !== 'failed') return undefined;
+  if (isKnockOn(r)) return 'knock-ons of other failures';
+  if (r.level === 'advisory') return 'advisories';
+  if (!isCounted(r.level, strict)) return 'shoulds without --strict';
+  if (r.setAside === 'waived') return 'waived';
+  if (r.setAside === 'in-baseline') return 'failing in the baseline too (--fail-on new)';
+  return r.counted ? undefined : 'set aside';
+}
 
 export function countedFailures(interfaces: InterfaceResult[], strict: boolean, setAside?: SetAside): string[] {
   return interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed' && !isKnockOn(r) && decides(r, strict, setAside)).map((r) => r.id));

@@ -12,8 +12,8 @@ export const gameBridge: InterfaceDefinition<'game-bridge', ReturnType<typeof br
     '  settings:',
     '    maxList: 50                               # players.max-list',
     '    endpoints: { log: true, status: true, players: true, info: true }   # v2-endpoints.*',
-    '    platform: paper                           # the lowercase platform identifier /v2/info must report (optional)',
-    '    onlinePlayers: 60                         # the true number of players online, if you know it (optional)',
-    '    logRequiresContentType: false             # true: POST /v2/log reads a body only when Content-Type names JSON (state it either way)',
+    '    # platform: paper                           # the lowercase platform identifier /v2/info must report (optional)',
+    '    # onlinePlayers: 60                         # the true number of players online, if you know it (optional)',
+    '    # logRequiresContentType: false             # true: POST /v2/log reads a body only when Content-Type names JSON (state it when you know)',
   ].join('\n'),
 });

@@ -35,6 +35,9 @@ describe('the gate: baseline and waivers', () => {
     const [same, fresh] = await Promise.all([conformance([...RUN, '--baseline', original, '--fail-on', 'new']), conformance([...RUN, '--baseline', cleanFile, '--fail-on', 'new'])]);
     assert.equal(same.code, 0, same.out);
     assert.deepEqual(readSummary(same.reports).gate?.stillFailing, [`game-bridge:${FAILING}`]);
+    // The console and JUnit say why it does not count in the same words, from the rules that set the exit code.
+    assert.match(same.out, /not counted: 1 failing in the baseline too \(--fail-on new\)/);
+    assert.match(readFileSync(path.join(same.reports, 'junit-requirements.xml'), 'utf8'), /must failed, not counted \(failing in the baseline too/);
     assert.equal(fresh.code, 1, fresh.out);
     const gate = readSummary(fresh.reports).gate!;
     assert.deepEqual(gate.newFailures, [`game-bridge:${FAILING}`]);
@@ -53,9 +56,24 @@ describe('the gate: baseline and waivers', () => {
     const html = readFileSync(path.join(waived.reports, 'conformance', 'index.html'), 'utf8');
     assert.match(html, /data-testid="gate-waived"><li><code>C-PLAYERS-COUNT-TOTAL<\/code>: vendor ticket 123/);
     assert.match(html, /data-testid="gate-unused"/);
-    assert.match(readFileSync(path.join(waived.reports, 'junit-requirements.xml'), 'utf8'), /waived until 2999-12-31/);
+    const junit = readFileSync(path.join(waived.reports, 'junit-requirements.xml'), 'utf8');
+    assert.match(junit, /must failed, not counted \(waived\): waived until 2999-12-31/);
+    assert.match(junit, /<testsuites [^>]*failures="0"/);
+    assert.match(waived.out, /not counted: 1 waived/);
     assert.equal(expired.code, 1, expired.out);
     assert.match(readSummary(expired.reports).exitReason, /waiver expired: C-PLAYERS-COUNT-TOTAL \(expired 2001-01-01, qa-lead\)/);
+    // The expired waiver is its own failing case, so that the file agrees with the exit code.
+    assert.match(readFileSync(path.join(expired.reports, 'junit-requirements.xml'), 'utf8'), /<testcase classname="gate" name="waiver for C-PLAYERS-COUNT-TOTAL expired"><failure/);
+  });
+
+  test('a waiver for no requirement of any spec is refused before the run; one for another profile is warned of by name', async () => {
+    const [misspelt, elsewhere] = await Promise.all([
+      conformance([...RUN, '--waivers', waivers([{ requirement: 'C-PLAYERS-COUNT-TOTL', reason: 'typo', acceptedBy: 'qa-lead', expires: '2999-12-31' }])]),
+      conformance([...RUN, '--grep', 'no test has this name', '--waivers', waivers([{ requirement: FAILING, target: 'production', reason: 'r', acceptedBy: 'qa-lead', expires: '2999-12-31' }])]),
+    ]);
+    assert.equal(misspelt.code, 2, misspelt.out);
+    assert.match(misspelt.out, /the waiver for C-PLAYERS-COUNT-TOTL names no requirement of any spec \(did you mean C-PLAYERS-COUNT-TOTAL/);
+    assert.match(elsewhere.out, /warning: the waiver for C-PLAYERS-COUNT-TOTAL is for profile production, not embedded-reference: not applied/);
   });
 
   test('a malformed waivers file is refused before the run, field by field', async () => {

@@ -142,6 +142,40 @@ export function withCoverageGate(s: RunSummary, least: number): RunSummary {
   return { ...s, exitCode: 1, verdict: 'failed', exitReason: `coverage below the ${Math.round(least * 100)}% that --min-coverage asks: ${which}` };
 }
 
+/** How many failures the console spells out; the report has every one. */
+const FAILURE_BLOCKS = 20;
+
+/**
+ * Why the run failed, for the console (issue 22: a CI log shows the reason, not only the ids): per failed requirement,
+ * what it asks, why it failed, what was expected, the answer that broke it (status and the start of its body), a curl
+ * line that sends the request again with the credentials as environment variables, and the replay command. Counted
+ * failures first; the others say why they do not count, in the words of the exit code's rules.
+ */
+export function failureBlocks(s: RunSummary): string[] {
+  const failed = s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed').map((r) => ({ i, r, uncounted: notCountedBecause(r, s.strict) })));
+  failed.sort((a, b) => Number(a.uncounted !== undefined) - Number(b.uncounted !== undefined));
+  const oneLine = (text: string, limit: number) => {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
+  };
+  const blocks = failed.slice(0, FAILURE_BLOCKS).map(({ i, r, uncounted }) => {
+    const cause = i.causes.find((c) => c.id === r.causes[0]);
+    const broke = cause?.exchanges[cause.exchanges.length - 1];
+    const lines = [`FAILED ${r.id} (${r.level}${uncounted ? `, not counted: ${uncounted}` : ''}) ${i.name}: ${r.text}`, `  why:      ${oneLine(cause?.message ?? r.message ?? '', 400)}`];
+    if (cause?.expected) lines.push(`  expected: ${oneLine(cause.expected, 200)}`);
+    if (broke) {
+      const answer = broke.response ? `${broke.response.status} ${oneLine(broke.response.body, 160)}` : `no answer (${broke.error ?? 'none'})`;
+      lines.push(`  answer:   ${broke.request.method} ${broke.requestPath ?? broke.request.url} -> ${answer}`);
+    }
+    if (cause?.curl) lines.push(`  curl:     ${cause.curl.line}${cause.curl.signed ? '   # signed with this run\'s values: send it again with replay --resend' : ''}`);
+    if (cause?.isItFixed) lines.push(`  fixed?    ${cause.isItFixed}`);
+    else if (cause?.replay) lines.push(`  replay:   ${cause.replay}`);
+    return lines.join('\n');
+  });
+  if (failed.length > FAILURE_BLOCKS) blocks.push(`… and ${failed.length - FAILURE_BLOCKS} more failed requirements: see the report`);
+  return blocks;
+}
+
 /** What was counted and what was not, and why, in one line. */
 export function finalLine(s: RunSummary, runDir: string): string {
   const all = s.interfaces.flatMap((i) => i.requirements);

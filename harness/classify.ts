@@ -34,13 +34,31 @@ export function evidenceOf(e: unknown, sent: Exchange[]): Exchange[] {
 const isExpectError = (e: unknown) => e instanceof Error && ('matcherResult' in e || /^expect\(/.test(messageOf(e)));
 
 /**
+ * An assertion library's message in the harness's own words: "expected X, found Y", after what the check said of it
+ * (expect's own message), without the matcher's signature ("expect(received).toBe(expected) // Object.is equality").
+ */
+export function inOwnWords(message: string): string {
+  const lines = message.split('\n');
+  const signature = lines.findIndex((l) => /^expect\(/.test(l.trim()));
+  if (signature < 0) return message;
+  const said = lines.slice(0, signature).join(' ').trim();
+  const value = (label: string) => lines.slice(signature + 1).find((l) => l.startsWith(`${label}:`))?.slice(label.length + 1).trim();
+  const expected = value('Expected') ?? value('Expected pattern') ?? value('Expected substring') ?? value('Expected length');
+  const found = value('Received') ?? value('Received string') ?? value('Received length');
+  // Its own lines already say "not 5" for a negated matcher.
+  const words = expected !== undefined || found !== undefined ? `expected ${expected ?? '(see the check)'}${found === undefined ? '' : `, found ${found}`}` : lines.slice(signature + 1).filter(Boolean).join('; ');
+  return said ? `${said}: ${words}` : words;
+}
+
+/**
  * What an error thrown by a check says: a deviation of the target (with its evidence), or the harness's or the
  * environment's trouble. A request that got no answer is a deviation only while the target answers others normally.
  */
 export async function classify(e: unknown, api: Client | undefined): Promise<{ kind: 'deviation' | 'no-answer' | 'not-tested' | 'inconclusive'; message: string }> {
   const message = messageOf(e);
   if (e instanceof NotTested) return { kind: 'not-tested', message };
-  if (e instanceof RequirementViolation || isExpectError(e)) return { kind: 'deviation', message };
+  if (e instanceof RequirementViolation) return { kind: 'deviation', message };
+  if (isExpectError(e)) return { kind: 'deviation', message: inOwnWords(message) };
   if (e instanceof TargetError) {
     if (e.kind === 'given-up') return { kind: 'inconclusive', message: `outage: ${message}` };
     if (api && !(await api.stillAnswers())) return { kind: 'inconclusive', message: `outage: ${message}; the target no longer answers a harmless documented request either` };

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { AFTER_RUN_HELP, AFTER_RUN_OPTIONS, finalLine, finishRun, prepareAfterRun } from '../harness/after-run.ts';
+import { AFTER_RUN_HELP, AFTER_RUN_OPTIONS, failureBlocks, finalLine, finishRun, prepareAfterRun } from '../harness/after-run.ts';
 import { closeAgents } from '../harness/http/client.ts';
 import { clientFor } from '../harness/http/client-for.ts';
 import { ENV, depthFactor, parseShard } from '../harness/options.ts';
@@ -213,6 +213,7 @@ if (args.replay) {
   }
 }
 summary = finishRun(runDir, summary, afterRun);
+for (const block of failureBlocks(summary)) console.log(block);
 console.log(finalLine(summary, runDir));
 process.exit(summary.exitCode);
 

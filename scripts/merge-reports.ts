@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSyn
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { AFTER_RUN_HELP, AFTER_RUN_OPTIONS, finalLine, finishRun, prepareAfterRun } from '../harness/after-run.ts';
+import { AFTER_RUN_HELP, AFTER_RUN_OPTIONS, failureBlocks, finalLine, finishRun, prepareAfterRun } from '../harness/after-run.ts';
 import { ENV, parseShard } from '../harness/options.ts';
 import { ROOT } from '../harness/paths.ts';
 import { loadProfile } from '../harness/profile/load.ts';
@@ -137,5 +137,6 @@ if (!existsSync(summaryFile)) cannotMerge(`Playwright's merge-reports ended (exi
 if (!args.out) linkLatest(runDir);
 let summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
 summary = finishRun(runDir, summary, afterRun);
+for (const block of failureBlocks(summary)) console.log(block);
 console.log(finalLine(summary, runDir).replace(/^conformance:/, `merge-reports: ${shards.length} shards:`));
 process.exit(summary.exitCode);

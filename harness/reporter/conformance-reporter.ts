@@ -11,7 +11,8 @@ import { isInterfaceName } from '../../interfaces/registry.ts';
 import { replayCassetteCommand, replayCommand } from '../replay-command.ts';
 import { loadSpec } from '../spec/load.ts';
 import type { LoadedSpec, OpenPoint } from '../spec/types.ts';
-import { publishedTargets, secretsFor, type Target } from '../targets.ts';
+import { credentialVariables, publishedTargets, secretsFor, type Target } from '../targets.ts';
+import { curlOf } from '../http/curl.ts';
 import { ANNOTATION, type Evidence, type SeenReading, type Verdict } from '../verdicts.ts';
 import type { WriteRecord } from '../writes.ts';
 import { CASSETTE_SCHEMA_VERSION, type Cassette } from './cassette.ts';
@@ -169,6 +170,7 @@ export default class ConformanceReporter implements Reporter {
   private interfaceResult(target: Target, profile: Profile, strict: boolean): InterfaceResult {
     const spec = loadSpec(target.interfaceName);
     const secrets = secretsFor(profile, target.interfaceName);
+    const variables = credentialVariables(target.interfaceName, profile.interfaces[target.interfaceName]?.credentials);
     const mine = this.collected.filter((c) => c.interfaceName === target.interfaceName);
     const causes = new Map<string, Cause>();
     const failedIds = new Set(mine.filter((c) => c.verdict.status === 'failed').map((c) => c.verdict.id));
@@ -189,6 +191,9 @@ export default class ConformanceReporter implements Reporter {
           exchanges: e.evidence?.exchanges ?? [],
           replay,
         };
+        // The last exchange of the evidence is the one that broke the rule (the others led up to it).
+        const broke = cause.exchanges[cause.exchanges.length - 1];
+        if (broke?.request) cause.curl = curlOf(broke, variables);
         causes.set(key, cause);
       }
       if (!cause.touches.includes(e.verdict.id)) cause.touches.push(e.verdict.id);

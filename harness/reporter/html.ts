@@ -134,7 +134,7 @@ function renderCause(c: Cause): string {
 <p><b>${esc(c.id)}</b>: found by <i>${esc(c.test)}</i>, testing <code>${esc(c.requirement)}</code>; fails ${c.touches.map((t) => `<code>${esc(t)}</code>`).join(', ')}</p>
 <pre class="message">${esc(c.message.split('\ncounterexample:')[0])}</pre>
 ${c.expected ? `<p>Expected: ${esc(c.expected)}</p>` : ''}
-<p>Replay: <code class="replay">${esc(c.replay)}</code>${c.isItFixed ? `<br>Is it fixed? <code class="replay">${esc(c.isItFixed)}</code> (exit 0: it conforms now; 1: it still fails)` : ''}</p>
+<p>Replay: <code class="replay">${esc(c.replay)}</code>${c.isItFixed ? `<br>Is it fixed? <code class="replay">${esc(c.isItFixed)}</code> (exit 0: it conforms now; 1: it still fails)` : ''}</p>${c.curl ? `<p>As curl${c.curl.signed ? ' (signed: its signature or session token is this run\'s, so send it again with <code>npm run replay -- --resend</code>)' : ', credentials from their environment variables'}: <code class="curl" data-testid="curl">${esc(c.curl.line)}</code></p>` : ''}
 ${c.exchanges.length ? `<details><summary>${c.exchanges.length} exchange${c.exchanges.length > 1 ? 's' : ''}</summary>${c.exchanges.map(renderExchange).join('')}</details>` : ''}
 </div>`;
 }

@@ -44,6 +44,11 @@ export interface Cause {
   cassette?: string;
   /** The command that judges the requirement again against the recorded target: `npm run replay -- <cassette>`. */
   isItFixed?: string;
+  /**
+   * The exchange that broke the requirement as a curl command, credentials as the environment variables that hold
+   * them; `signed`: it carries a value derived from a secret, and `npm run replay -- --resend` sends it again instead.
+   */
+  curl?: { line: string; signed: boolean };
 }
 
 export interface InterfaceResult {

@@ -24,6 +24,10 @@ describe('the gate: baseline and waivers', () => {
   before(async () => {
     baseline = await conformance(RUN);
     assert.equal(baseline.code, 1, baseline.out);
+    // The console says why: the requirement, the answer that broke it, and a curl line with the key as its variable.
+    assert.match(baseline.out, /FAILED C-PLAYERS-COUNT-TOTAL \(must\) game-bridge: /);
+    assert.match(baseline.out, /answer: +GET \/v2\/players -> 200 \{/);
+    assert.match(baseline.out, /curl: +curl -sS -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/v2\/players' -H 'X-Auth-Key: '"\$BRIDGE_AUTH_KEY"/);
   });
 
   test('a failure the baseline has too does not fail --fail-on new; one it did not have does', async () => {

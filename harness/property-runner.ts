@@ -7,7 +7,8 @@ import type fc from 'fast-check';
 import { classify, evidenceOf, messageOf } from './classify.ts';
 import { TargetError, type Client } from './http/client.ts';
 import { replayFor, replayToken } from './options.ts';
-import { runProperty } from './property.ts';
+import { progressed } from './progress.ts';
+import { runProperty, runsAtDepth } from './property.ts';
 import type { Recorder } from './recorder.ts';
 import { replayCommand } from './replay-command.ts';
 import type { Secrets } from './secrets.ts';
@@ -75,11 +76,15 @@ export async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyCo
   let inconclusive: string | undefined;
   let untested: string | undefined;
   let cases = 0;
+  // For the console's heartbeat: the cases of this property so far, of those its depth plans (a rerun after a failure adds).
+  let tried = 0;
+  const planned = runsAtDepth(p.runs);
   for (;;) {
     const run = await runProperty(
       p.id,
       p.arbitrary,
       async (v) => {
+        await progressed(`${p.id}: case ${++tried} of about ${planned}${skip.size ? ` (after a failure, again without ${[...skip].join(', ')})` : ''}`);
         try {
           await p.check(v, skip, saw);
         } catch (e) {

@@ -7,6 +7,7 @@ import type { components } from '../../generated/chat.ts';
 import type { Client, Reply } from '../../harness/http/client.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
 import type { ChatSettings, Profile } from '../../harness/profile/types.ts';
+import { waiting } from '../../harness/progress.ts';
 import { Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
 import { identifySpanish, type LanguageFinding } from './language.ts';
 import { SlidingWindow, clientIdOf, placeOf, type Expectation, type Headers, type Place, type When } from './model.ts';
@@ -99,7 +100,8 @@ const rulesOfAll = (forms: Iterable<Form>, kind: Kind) => [...new Set([...forms]
 export const toleranceNote = (maxRoundTripMs: number) =>
   `E: Retry-After tolerance 1 s + longest round trip of a 429 (${maxRoundTripMs} ms) = ${(1 + maxRoundTripMs / 1000).toFixed(3)} s`;
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** Sits out time by design: a long wait (a window to move on) is said to the console's heartbeat. */
+export const sleep = (ms: number) => waiting(ms, 'the rate-limit window to move on');
 /**
  * When the server handled a request: after it left, and before the head of its answer was in (the limiter had
  * stamped it or not by then; a streamed reply's head comes before the model's words).

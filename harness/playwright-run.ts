@@ -1,14 +1,15 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ROOT } from './paths.ts';
+import { ROOT, interfaceOfTestFile } from './paths.ts';
+import type { ListedTest } from './shard-weights.ts';
 
 const CONFIG = path.join(ROOT, 'playwright.config.ts');
 
 /** The parts of Playwright Test's runner that its own command line calls (exported by the package as lib/common and lib/runner). */
 interface RunnerApi {
   loadConfig(file: string, overrides: object): Promise<unknown>;
-  runAll(config: unknown, options: { grep?: string }): Promise<'passed' | 'failed' | 'timedout' | 'interrupted'>;
+  runAll(config: unknown, options: { grep?: string; shardWeights?: number[] }): Promise<'passed' | 'failed' | 'timedout' | 'interrupted'>;
 }
 
 function runnerApi(): RunnerApi | undefined {
@@ -32,15 +33,16 @@ function runnerApi(): RunnerApi | undefined {
  * the largest part of a run's fixed cost outside Playwright's own. As a child process, Playwright's command line,
  * where that runner is not there (another Playwright version).
  */
-export async function runPlaywright(env: NodeJS.ProcessEnv, grep: string | undefined): Promise<number> {
+export async function runPlaywright(env: NodeJS.ProcessEnv, grep: string | undefined, shardWeights?: number[]): Promise<number> {
   const api = process.env.HARNESS_PLAYWRIGHT_CHILD ? undefined : runnerApi();
-  if (!api) return runChild(env, grep);
+  // Playwright's command line reads a shard's weights from the environment; its runner, from its options.
+  if (!api) return runChild(shardWeights ? { ...env, PWTEST_SHARD_WEIGHTS: shardWeights.join(':') } : env, grep);
   Object.assign(process.env, env);
   // Playwright starts its workers with this process's options: they load the suites through its own transform, and a
   // TypeScript loader of this command's (tsx) would only put a second loader in front of every import there.
   process.execArgv = withoutLoaders(process.execArgv);
   const config = await api.loadConfig(CONFIG, { argv: process.argv });
-  const status = await api.runAll(config, grep ? { grep } : {});
+  const status = await api.runAll(config, { ...(grep ? { grep } : {}), ...(shardWeights ? { shardWeights } : {}) });
   return status === 'passed' ? 0 : status === 'interrupted' ? 130 : 1;
 }
 
@@ -51,6 +53,28 @@ function runChild(env: NodeJS.ProcessEnv, grep: string | undefined): Promise<num
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: 'inherit' });
     child.on('exit', (c, signal) => resolve(c ?? (signal ? 130 : 2)));
     child.on('error', () => resolve(2));
+  });
+}
+
+/**
+ * The tests of a run in the order Playwright cuts shards from (files, then declaration order), each with its interface
+ * (its file's folder): its listing, without a shard, so that every shard sees the whole run alike.
+ */
+export function listTests(env: NodeJS.ProcessEnv, grep: string | undefined): Promise<ListedTest[]> {
+  const args = [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--list', '--reporter=json', '-c', CONFIG, ...(grep ? ['--grep', grep] : [])];
+  type Listed = { file: string; specs?: Array<{ tests?: Array<{ expectedStatus?: string }> }>; suites?: Listed[] };
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { cwd: ROOT, env: { ...env, HARNESS_SHARD: '' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`listing the run's tests failed: ${(stderr || error.message).split('\n')[0]}`));
+      const out: ListedTest[] = [];
+      const walk = (suite: Listed, file = suite.file) => {
+        // A test skipped where it is declared is left out of the cuts, as Playwright leaves it out.
+        for (const spec of suite.specs ?? []) for (const t of spec.tests ?? []) if (t.expectedStatus !== 'skipped') out.push({ interfaceName: interfaceOfTestFile(file) });
+        for (const child of suite.suites ?? []) walk(child, file);
+      };
+      for (const suite of (JSON.parse(stdout) as Listed).suites ?? []) walk(suite);
+      resolve(out);
+    });
   });
 }
 

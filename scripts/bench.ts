@@ -1,6 +1,7 @@
 /**
  * npm run bench [-- --seconds N --concurrency N --skip-run]
- * Prints: the wall time of a whole conformance run against the reference, chat's window floor and how close the
+ * Prints: the wall time of a whole conformance run against the reference, the wall times of its two weighted shards,
+ * chat's window floor and how close the
  * chat suite comes to it; the median time to validate one response; the requests per second of the harness's
  * client path (capture and validation; redaction happens when an exchange becomes evidence) beside bare undici
  * against the same loopback server, in one run.
@@ -81,6 +82,21 @@ if (!values['skip-run']) {
       console.log(`  ${name} window floor: ${(floor / 1000).toFixed(1)} s (longest single chain ${(Math.max(...waits) / 1000).toFixed(1)} s, ${(waits.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s of planned waits over 2 workers); suite / floor = ${((last - first) / floor).toFixed(2)}`);
     }
   }
+}
+
+// 1a. Issue 22's goal: two shards of one run, cut by planned time (harness/shard-weights.ts), take wall times within a
+// factor of 1.5 of each other (cut by test count, one took 7.8 s and the other 24.3 s). Run one after the other, so
+// that each has the machine to itself as in CI.
+if (!values['skip-run']) {
+  const walls: number[] = [];
+  for (const part of ['1/2', '2/2']) {
+    const t0 = performance.now();
+    const code = await conformance(['--seed', '1', '--quiet', '--shard', part], path.join(ROOT, 'reports', `bench-shard-${part[0]}`));
+    walls.push((performance.now() - t0) / 1000);
+    if (code !== 0) console.log(`  shard ${part}: exit ${code}`);
+  }
+  const ratio = Math.max(...walls) / Math.min(...walls);
+  console.log(`two weighted shards of the whole run (--shard 1/2, 2/2, seed 1): ${walls.map((w) => `${w.toFixed(1)} s`).join(' and ')} wall; slower / faster = ${ratio.toFixed(2)} (goal < 1.5)`);
 }
 
 // 1b. Issue 10's goal: the usage-events suite alone, at the default depth, under 30 s (its properties' cases each wait

@@ -12,7 +12,8 @@ import { closeAgents } from '../harness/http/client.ts';
 import { clientFor } from '../harness/http/client-for.ts';
 import { ENV, depthFactor, parseShard } from '../harness/options.ts';
 import { applyReadings, parseReadings } from '../harness/readings.ts';
-import { runPlaywright } from '../harness/playwright-run.ts';
+import { listTests, runPlaywright } from '../harness/playwright-run.ts';
+import { shardWeights } from '../harness/shard-weights.ts';
 import { ROOT } from '../harness/paths.ts';
 import { DEFAULT_PROFILE, RESOLVED_PROFILE_ENV, isStated, loadProfile } from '../harness/profile/load.ts';
 import type { Profile } from '../harness/profile/types.ts';
@@ -202,7 +203,7 @@ env[ENV.reportDir] = runDir;
 const summaryFile = path.join(runDir, 'summary.json');
 rmSync(summaryFile, { force: true });
 rmSync(path.join(runDir, 'blob'), { recursive: true, force: true });
-const code = await runPlaywright(env, args.grep);
+const code = await runPlaywright(env, args.grep, await weightsOfShards());
 if (!existsSync(summaryFile)) cannotRun(`the run ended (playwright exit ${code}) without writing ${path.relative(process.cwd(), summaryFile)}`);
 if (!explicitDir) linkLatest(runDir);
 let summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
@@ -216,6 +217,27 @@ summary = finishRun(runDir, summary, afterRun);
 for (const block of failureBlocks(summary)) console.log(block);
 console.log(finalLine(summary, runDir));
 process.exit(summary.exitCode);
+
+/**
+ * A shard's weights: the test counts that give each shard an equal share of the planned work (harness/shard-weights.ts),
+ * from the listing of the whole run, which every shard makes alike. Without a shard, none.
+ */
+async function weightsOfShards(): Promise<number[] | undefined> {
+  const shard = env[ENV.shard] ? parseShard(env[ENV.shard]!) : undefined;
+  if (!shard || shard.total < 2) return undefined;
+  let listed;
+  try {
+    listed = await listTests({ ...process.env, ...env }, args.grep);
+  } catch (e) {
+    cannotRun((e as Error).message);
+  }
+  if (listed.length < shard.total) return undefined;
+  const planned = (name: string) => {
+    const entry = profile.interfaces[name as InterfaceName];
+    return entry ? descriptorOf(name as InterfaceName).plannedMs({ profile, settings: entry.settings, baseUrl: entry.baseUrl, depth, live: Boolean(entry.baseUrl), workers }) : 0;
+  };
+  return shardWeights(listed, planned, shard.total);
+}
 
 /** The planned work of the run against the time the profile or --max-minutes allows, before anything is sent. */
 function checkPlannedWork(): void {

@@ -13,6 +13,7 @@ import { loadSpec } from '../spec/load.ts';
 import type { LoadedSpec, OpenPoint } from '../spec/types.ts';
 import { credentialVariables, publishedTargets, secretsFor, type Target } from '../targets.ts';
 import { curlOf } from '../http/curl.ts';
+import { toHar } from './har.ts';
 import { ANNOTATION, type Evidence, type SeenReading, type Verdict } from '../verdicts.ts';
 import type { WriteRecord } from '../writes.ts';
 import { CASSETTE_SCHEMA_VERSION, type Cassette } from './cassette.ts';
@@ -301,6 +302,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private cassettes = 0;
+  private harness: RunSummary['harness'] | undefined;
 
   /** The exchanges of one cause, with the target and the command that judges it again (never a secret). */
   private writeCassette(cause: Cause, target: Target, profile: Profile, redact: (s: string) => string): string {
@@ -319,6 +321,10 @@ export default class ConformanceReporter implements Reporter {
     };
     mkdirSync(path.dirname(path.join(this.reports, file)), { recursive: true });
     writeFileSync(path.join(this.reports, file), redact(JSON.stringify(body, null, 2)));
+    // The same exchanges for the vendor's own tools (devtools, Postman, Insomnia): cassettes/<interface>/<id>-N.har.
+    const { name, version } = (this.harness ??= harnessVersion());
+    const har = toHar(cause.exchanges, { name, version }, `${cause.requirement}: ${cause.test}`);
+    writeFileSync(path.join(this.reports, file.replace(/\.json$/, '.har')), redact(JSON.stringify(har, null, 2)));
     return file;
   }
 }

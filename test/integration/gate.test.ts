@@ -27,6 +27,13 @@ describe('the gate: baseline and waivers', () => {
     // The console says why: the requirement, the answer that broke it, and a curl line with the key as its variable.
     assert.match(baseline.out, /FAILED C-PLAYERS-COUNT-TOTAL \(must\) game-bridge: /);
     assert.match(baseline.out, /answer: +GET \/v2\/players -> 200 \{/);
+    // Its exchanges as HAR 1.2 beside the cassette, for a vendor's own tools, credentials still tokens.
+    const har = JSON.parse(readFileSync(path.join(baseline.reports, 'cassettes', 'game-bridge', `${FAILING}-1.har`), 'utf8'));
+    assert.equal(har.log.version, '1.2');
+    const [entry] = har.log.entries;
+    for (const key of ['startedDateTime', 'time', 'request', 'response', 'cache', 'timings']) assert.ok(key in entry, key);
+    assert.equal(entry.response.status, 200);
+    assert.deepEqual(entry.request.headers, [{ name: 'X-Auth-Key', value: '{{secret:authKey}}' }]);
     assert.match(baseline.out, /curl: +curl -sS -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/v2\/players' -H 'X-Auth-Key: '"\$BRIDGE_AUTH_KEY"/);
   });
 

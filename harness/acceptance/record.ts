@@ -3,8 +3,9 @@
  * (the profile, the harness's version and commit, each spec's hash), signed with Ed25519 so that a buyer and a vendor
  * can both tell a genuine record from an edited one or one made against other specs (`npm run verify-record`).
  *
- * The signature covers the record's canonical JSON (keys sorted, no whitespace), so re-indenting the file does not
- * break it but changing any value does. The record holds the profile as written: it names environment variables,
+ * The signature covers the record's canonical JSON by RFC 8785 (the JSON Canonicalization Scheme: keys sorted by
+ * UTF-16 code units, no whitespace, ECMAScript's number and string forms), so re-indenting the file does not break it
+ * but changing any value does, and a buyer verifies it in another language with a JCS library and Ed25519. The record holds the profile as written: it names environment variables,
  * never secrets; the signing key itself never leaves the process that signs.
  */
 import { createHash, createPrivateKey } from 'node:crypto';
@@ -38,7 +39,8 @@ export interface AcceptanceRecord {
 
 export interface SignedRecord {
   record: AcceptanceRecord;
-  signature: { algorithm: 'Ed25519'; publicKey: string; value: string };
+  /** `canonicalization` names the bytes signed; a record without it (older) was signed over the same form. */
+  signature: { algorithm: 'Ed25519'; canonicalization?: 'RFC 8785'; publicKey: string; value: string };
 }
 
 export function buildRecord(summary: RunSummary, profileContent: unknown): AcceptanceRecord {
@@ -63,7 +65,10 @@ export function buildRecord(summary: RunSummary, profileContent: unknown): Accep
   };
 }
 
-/** JSON with every object's keys sorted and no whitespace: the bytes the signature covers. */
+/**
+ * RFC 8785 canonical JSON: every object's keys sorted by UTF-16 code units (JavaScript's < on strings), no whitespace,
+ * strings and numbers as JSON.stringify writes them (the RFC's own rule). The bytes the signature covers.
+ */
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
@@ -96,7 +101,7 @@ export function sign(record: AcceptanceRecord, privateKey: Uint8Array): SignedRe
   const message = new TextEncoder().encode(canonical(record));
   return {
     record,
-    signature: { algorithm: 'Ed25519', publicKey: Buffer.from(ed25519.getPublicKey(privateKey)).toString('hex'), value: Buffer.from(ed25519.sign(message, privateKey)).toString('hex') },
+    signature: { algorithm: 'Ed25519', canonicalization: 'RFC 8785', publicKey: Buffer.from(ed25519.getPublicKey(privateKey)).toString('hex'), value: Buffer.from(ed25519.sign(message, privateKey)).toString('hex') },
   };
 }
 
@@ -155,7 +160,7 @@ tr.failed td{background:#fde8e8}tr.inconclusive td{background:#fff4d6}tr.passed 
 <li>Seed ${r.seed}, depth ${html(r.depth)}, ${r.strict ? 'strict (shoulds count)' : 'not strict (musts count)'}; waivers applied: ${r.waivers.length}</li>
 <li>Profile <code>${html(r.profile.file)}</code></li>
 <li>Specs: <ul>${specs}</ul></li>
-<li>Signed (Ed25519) by public key <code>${html(signed.signature.publicKey)}</code>; check it with <code>npm run verify-record -- record.json --public-key ${html(signed.signature.publicKey)}</code></li>
+<li>Signed (Ed25519, over the RFC 8785 canonical JSON of the record) by public key <code>${html(signed.signature.publicKey)}</code>; check it with <code>npm run verify-record -- record.json --public-key ${html(signed.signature.publicKey)}</code></li>
 </ul>
 <table><thead><tr><th>interface</th><th>requirement</th><th>level</th><th>verdict</th><th>what the document says</th></tr></thead>
 <tbody>

@@ -20,3 +20,12 @@ test('a seed in hex or base64 is taken; another kind of key or a short value is 
   assert.throws(() => signingKeyFrom(ec, 'RECORD_KEY'), /RECORD_KEY holds an ec key, not an Ed25519 one/);
   assert.throws(() => signingKeyFrom('abc', 'RECORD_KEY'), /RECORD_KEY does not hold an Ed25519 private key/);
 });
+
+test('the signed bytes are RFC 8785 canonical JSON: the RFC\'s own key-ordering and number examples', async () => {
+  const { canonical } = await import('../../harness/acceptance/record.ts');
+  // RFC 8785, 3.2.3: keys sorted by UTF-16 code units, whatever the script or plane.
+  const keys = { '\u20ac': 'Euro Sign', '\r': 'Carriage Return', '\ufb33': 'Hebrew Letter Dalet With Dagesh', '1': 'One', '\ud83d\ude00': 'Emoji: Grinning Face', '\u0080': 'Control', '\u00f6': 'Latin Small Letter O With Diaeresis' };
+  assert.equal(canonical(keys), '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis","\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}');
+  // RFC 8785, 3.2.2.3: numbers in ECMAScript's shortest form; no whitespace anywhere.
+  assert.equal(canonical({ numbers: [333333333.33333329, 1e30, 4.5, 0.002, 1e-27], literals: [null, true, false] }), '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27]}');
+});

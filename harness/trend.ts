@@ -77,20 +77,70 @@ export function changed(history: RunSummary[]): Array<{ key: string; before: str
 }
 
 
-/** One interface's passed share over the runs, as an inline SVG line with a dot per run. */
+/** Failed requirements of an interface in one run, by level (an advisory "fails" as flagged). */
+export function failuresByLevel(s: RunSummary, iface: string): { must: number; should: number; advisory: number } | undefined {
+  const i = s.interfaces.find((x) => x.name === iface);
+  if (!i) return undefined;
+  const n = (level: string, status: string) => i.requirements.filter((r) => r.level === level && r.status === status).length;
+  return { must: n('must', 'failed'), should: n('should', 'failed'), advisory: n('advisory', 'flagged') };
+}
+
+const day = (iso: string) => iso.slice(0, 10);
+const percent = (share: number) => `${(share * 100).toFixed(share > 0.99 || share < 0.01 ? 1 : 0)}%`;
+
+/**
+ * One interface's passed share over the runs, as an inline SVG: runs placed by their date (a dated axis, first and last
+ * day written), the share axis scaled to the data and labelled with its bounds (a drop of two requirements of a
+ * hundred is a step, not a 3-pixel wiggle on 0 to 100%), and each regression (a run with more failed musts or shoulds
+ * than the one before) marked in red with what newly failed.
+ */
 function chart(history: RunSummary[], iface: string): string {
-  const points = history.map((s, k) => ({ k, share: passedShare(s, iface), at: s.startedAt })).filter((p): p is { k: number; share: number; at: string } => p.share !== undefined);
-  const W = 560;
-  const H = 140;
-  const pad = 24;
-  const x = (k: number) => pad + (history.length > 1 ? (k * (W - 2 * pad)) / (history.length - 1) : (W - 2 * pad) / 2);
-  const y = (share: number) => H - pad - share * (H - 2 * pad);
-  const line = points.map((p) => `${x(p.k).toFixed(1)},${y(p.share).toFixed(1)}`).join(' ');
-  const dots = points.map((p) => `<circle cx="${x(p.k).toFixed(1)}" cy="${y(p.share).toFixed(1)}" r="3"><title>${esc(p.at)}: ${(p.share * 100).toFixed(0)}% passed</title></circle>`).join('');
-  return `<svg role="img" aria-label="${esc(iface)}: share of requirements passed per run" data-testid="chart-${esc(iface)}" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">
-<line x1="${pad}" y1="${y(0)}" x2="${W - pad}" y2="${y(0)}" stroke="#999"/><line x1="${pad}" y1="${y(1)}" x2="${W - pad}" y2="${y(1)}" stroke="#ddd"/>
-<text x="2" y="${y(1) + 4}" font-size="10">100%</text><text x="2" y="${y(0) + 4}" font-size="10">0%</text>
-<polyline fill="none" stroke="#1f6feb" stroke-width="2" points="${line}"/>${dots}</svg>`;
+  const points = history
+    .map((s, k) => ({ k, share: passedShare(s, iface), at: s.startedAt, t: Date.parse(s.startedAt), failed: failuresByLevel(s, iface) }))
+    .filter((p): p is { k: number; share: number; at: string; t: number; failed: NonNullable<ReturnType<typeof failuresByLevel>> } => p.share !== undefined && p.failed !== undefined);
+  const W = 640;
+  const H = 180;
+  const left = 52;
+  const right = 16;
+  const top = 16;
+  const bottom = 34;
+  const [t0, t1] = [Math.min(...points.map((p) => p.t)), Math.max(...points.map((p) => p.t))];
+  const x = (t: number) => left + (t1 > t0 ? ((t - t0) * (W - left - right)) / (t1 - t0) : (W - left - right) / 2);
+  // The share axis spans the data with a little room, never beyond 0 and 100%.
+  const lowest = Math.min(...points.map((p) => p.share));
+  const highest = Math.max(...points.map((p) => p.share));
+  const room = Math.max((highest - lowest) * 0.15, 0.01);
+  const [lo, hi] = [Math.max(0, lowest - room), Math.min(1, highest + room)];
+  const y = (share: number) => H - bottom - ((share - lo) * (H - top - bottom)) / (hi - lo || 1);
+  const worse = (p: (typeof points)[number], before: (typeof points)[number] | undefined) => before !== undefined && p.failed.must + p.failed.should > before.failed.must + before.failed.should;
+  const regressed = (p: (typeof points)[number], k: number) => worse(p, points[k - 1]);
+  const newly = (k: number) => {
+    const [a, b] = [history[points[k - 1]!.k]!, history[points[k]!.k]!];
+    const before = new Set(a.interfaces.find((i) => i.name === iface)?.requirements.filter((r) => r.status === 'failed').map((r) => r.id));
+    return (b.interfaces.find((i) => i.name === iface)?.requirements ?? []).filter((r) => r.status === 'failed' && !before.has(r.id)).map((r) => r.id);
+  };
+  const line = points.map((p) => `${x(p.t).toFixed(1)},${y(p.share).toFixed(1)}`).join(' ');
+  const dots = points
+    .map((p, k) => {
+      const bad = regressed(p, k);
+      const what = `${p.at}: ${percent(p.share)} passed; failed ${p.failed.must} musts, ${p.failed.should} shoulds${bad ? `; regression: ${newly(k).join(', ') || 'more failures'} newly failed` : ''}`;
+      return `<circle cx="${x(p.t).toFixed(1)}" cy="${y(p.share).toFixed(1)}" r="${bad ? 5 : 3}" fill="${bad ? '#cf222e' : '#1f6feb'}"${bad ? ' data-testid="regression"' : ''}><title>${esc(what)}</title></circle>`;
+    })
+    .join('');
+  const days = points.length ? [...new Set([day(points[0]!.at), day(points.at(-1)!.at)])] : [];
+  const dateLabels = days.map((d, k) => `<text x="${(k === 0 ? x(t0) : x(t1)).toFixed(1)}" y="${H - 12}" font-size="10" text-anchor="${days.length === 1 ? 'middle' : k === 0 ? 'start' : 'end'}" data-testid="date">${esc(d)}</text>`).join('');
+  return `<svg role="img" aria-label="${esc(iface)}: share of requirements passed per run, by date" data-testid="chart-${esc(iface)}" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">
+<line x1="${left}" y1="${y(lo)}" x2="${W - right}" y2="${y(lo)}" stroke="#999"/><line x1="${left}" y1="${y(hi)}" x2="${W - right}" y2="${y(hi)}" stroke="#ddd"/>
+<text x="4" y="${y(hi) + 4}" font-size="10" data-testid="axis-high">${percent(hi)}</text><text x="4" y="${y(lo) + 4}" font-size="10" data-testid="axis-low">${percent(lo)}</text>
+${dateLabels}<polyline fill="none" stroke="#1f6feb" stroke-width="2" points="${line}"/>${dots}</svg>
+<p class="scale" data-testid="scale-${esc(iface)}">Share of applicable requirements passed, axis scaled to the data: ${percent(lo)} to ${percent(hi)}${lo > 0 || hi < 1 ? ' (not 0 to 100%)' : ''}. Red: a run with more failed musts or shoulds than the run before.</p>
+${failureTable(points.slice(-10).map((p) => ({ at: p.at, share: p.share, ...p.failed })), iface)}`;
+}
+
+/** The last runs' failures of an interface by level, newest first. */
+function failureTable(rows: Array<{ at: string; share: number; must: number; should: number; advisory: number }>, iface: string): string {
+  const body = [...rows].reverse().map((r) => `<tr><td>${esc(r.at.replace('T', ' ').slice(0, 16))}</td><td>${percent(r.share)}</td><td>${r.must}</td><td>${r.should}</td><td>${r.advisory}</td></tr>`).join('');
+  return `<table data-testid="failures-${esc(iface)}"><tr><th>run (UTC)</th><th>passed</th><th>failed musts</th><th>failed shoulds</th><th>flagged advisories</th></tr>${body}</table>`;
 }
 
 export function renderTrend(history: RunSummary[], window: number): string {

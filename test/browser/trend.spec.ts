@@ -8,13 +8,13 @@ import { loadHistory, renderTrend } from '../../harness/trend.ts';
 
 const html = process.env.HARNESS_REPORT_HTML;
 
-test('the trend page renders a chart per interface from five runs, with a flapping requirement shown', async ({ page }) => {
+test('the trend page renders a dated chart per interface from five runs, scaled to the data, with regressions marked and a flapping requirement shown', async ({ page }) => {
   // Five nightly runs made from a real run's summary: one requirement fails and passes alternately.
   const summaryFile = path.join(path.dirname(path.dirname(html ?? '')), 'summary.json');
   expect(existsSync(summaryFile), `${summaryFile} exists (the summary beside HARNESS_REPORT_HTML)`).toBe(true);
   const base = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
   const iface = base.interfaces[0]!;
-  const flapper = iface.requirements.find((r) => r.status === 'passed' || r.status === 'failed')!;
+  const flapper = iface.requirements.find((r) => (r.status === 'passed' || r.status === 'failed') && r.level !== 'advisory')!;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'trend-'));
   for (let n = 0; n < 5; n++) {
     const s = structuredClone(base);
@@ -30,7 +30,16 @@ test('the trend page renders a chart per interface from five runs, with a flappi
   await page.goto(pathToFileURL(page_).toString());
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Conformance trend');
   for (const i of base.interfaces) await expect(page.getByTestId(`chart-${i.name}`)).toBeVisible();
-  await expect(page.getByTestId(`chart-${iface.name}`).locator('circle')).toHaveCount(5);
+  const chart = page.getByTestId(`chart-${iface.name}`);
+  await expect(chart.locator('circle')).toHaveCount(5);
+  // A dated axis: the first and the last night.
+  await expect(chart.getByTestId('date')).toHaveText(['2026-11-01', '2026-11-05']);
+  // The flapper failed on nights 2 and 4: each a regression, marked, saying what newly failed.
+  await expect(chart.getByTestId('regression')).toHaveCount(2);
+  await expect(chart.getByTestId('regression').first().locator('title')).toContainText(`regression: ${flapper.id} newly failed`);
+  // The axis spans the data, and says so.
+  await expect(page.getByTestId(`scale-${iface.name}`)).toContainText('axis scaled to the data');
+  await expect(page.getByTestId(`failures-${iface.name}`).locator('tr')).toHaveCount(6);
   await expect(page.getByTestId('flapping')).toContainText(`${iface.name}:${flapper.id}`);
   await expect(page.getByTestId('changed')).toContainText(`${iface.name}:${flapper.id}`);
   expect(errors).toEqual([]);

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { yaml } from './yaml.ts';
-import { applyGate, gateInputProblems, loadWaivers, type Waiver } from './gate.ts';
+import { applyGate, gateInputProblems, loadWaivers, setAsideBeforeRun, type Waiver } from './gate.ts';
 import type { Profile } from './profile/types.ts';
 import { writeSummaryReports } from './reporter/html.ts';
 import { notCountedBecause, type RunSummary } from './reporter/summary.ts';
@@ -48,9 +48,14 @@ export interface AfterRun {
   minCoverage?: number;
   /** With --record: the key, and the record's code (loaded only then: its Ed25519 code is of no use to other runs). */
   record?: { signingKey: Uint8Array; code: typeof import('./acceptance/record.ts') };
+  /** The requirement ids the gate will set aside, for the test workers (ENV.setAside). */
+  setAside: string[];
 }
 
 type Values = { [K in keyof typeof AFTER_RUN_OPTIONS]?: (typeof AFTER_RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+/** Today, as YYYY-MM-DD (UTC): the day waivers are judged on. */
+const today = () => new Date().toISOString().slice(0, 10);
 
 /** Checks the after-run options; `cannotRun` ends the command with its reason (exit 2). */
 export async function prepareAfterRun(values: Values, profile: Profile, profileFile: string, cannotRun: (reason: string) => never): Promise<AfterRun> {
@@ -99,13 +104,14 @@ export async function prepareAfterRun(values: Values, profile: Profile, profileF
     if (!Number.isFinite(n) || n < 0 || n > 100) cannotRun(`--min-coverage ${JSON.stringify(values['min-coverage'])}: give a percentage from 0 to 100`);
     minCoverage = n / 100;
   }
-  return { profileFile, waivers, baseline, failOn, history: values.history, flapWindow, record, minCoverage };
+  const setAside = setAsideBeforeRun({ waivers, baseline, failOn, today: today(), profileName: profile.name });
+  return { profileFile, waivers, baseline, failOn, history: values.history, flapWindow, record, minCoverage, setAside };
 }
 
 /** Applies the gate, writes the record and the trend; gives the summary whose exit code the command ends with. */
 export function finishRun(runDir: string, summary: RunSummary, o: AfterRun): RunSummary {
   if (o.waivers || o.baseline) {
-    summary = applyGate(summary, { waivers: o.waivers, baseline: o.baseline, failOn: o.failOn, today: new Date().toISOString().slice(0, 10) });
+    summary = applyGate(summary, { waivers: o.waivers, baseline: o.baseline, failOn: o.failOn, today: today() });
     writeSummaryReports(runDir, summary);
   }
   if (o.minCoverage !== undefined) {

@@ -92,6 +92,16 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
+/**
+ * The requirement ids the gate will set aside, known before the run: those of live waivers for this profile, and with
+ * --fail-on new those the baseline failed. The test workers leave them uncounted too (HARNESS_SET_ASIDE).
+ */
+export function setAsideBeforeRun(o: Pick<GateOptions, 'waivers' | 'baseline' | 'failOn' | 'today'> & { profileName: string }): string[] {
+  const waived = (o.waivers ?? []).filter((w) => (w.target === undefined || w.target === o.profileName) && w.expires >= o.today).map((w) => w.requirement);
+  const known = o.failOn === 'new' ? (o.baseline?.summary.interfaces ?? []).flatMap((i) => i.requirements.filter((r) => r.status === 'failed').map((r) => r.id)) : [];
+  return [...new Set([...waived, ...known])];
+}
+
 export interface GateOptions {
   waivers?: Waiver[];
   baseline?: { file: string; summary: RunSummary };

@@ -19,6 +19,8 @@ export const ENV = {
   checks: 'HARNESS_CHECKS',
   reportDir: 'HARNESS_REPORT_DIR',
   shard: 'HARNESS_SHARD',
+  /** Requirement ids the CI gate sets aside (live waivers, the baseline's failures under --fail-on new), comma-separated. */
+  setAside: 'HARNESS_SET_ASIDE',
   /** Set by npm run merge-reports: the shards' run ids and the earliest start. */
   mergedFrom: 'HARNESS_MERGED_FROM',
   startedAt: 'HARNESS_STARTED_AT',

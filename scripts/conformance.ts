@@ -190,6 +190,7 @@ if (args.list) {
 const missing = missingCredentials(profile, scope);
 if (missing.length) cannotRun(missing.join('; '));
 const afterRun = await prepareAfterRun(args, profile, profileFile, cannotRun);
+if (afterRun.setAside.length) env[ENV.setAside] = afterRun.setAside.join(',');
 
 const workers = Number(args.workers ?? env.HARNESS_WORKERS ?? 2);
 checkPlannedWork();

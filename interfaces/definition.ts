@@ -12,11 +12,11 @@ export interface InterfaceDefinition<N extends string = string, S extends TSchem
   title: string;
   /**
    * The interface's entry in a target profile (interfaces.<name>), declared with TypeBox: JSON Schema and its type.
-   * Built when first asked for (`builtOnce`): only a process that checks a profile needs it, and TypeBox with it.
+   * Built when first asked for (`builtOnce`): only a process that checks a profile needs it, and TypeBox with it. The
+   * profile template is made from it (harness/profile/template.ts): each setting's `description`, and `examples` for
+   * the settings a profile must state and for the credentials.
    */
   profileSchema: () => S;
-  /** The profile settings a live target must state, printed by `npm run reference` and `npm run profile` for copying. */
-  settingsHelp: string;
   /**
    * Where the target serves operations whose path the document does not show: profile setting (the spec's
    * `x-path-setting`) -> the path the harness sends, relative to the base URL.

@@ -7,8 +7,9 @@
  */
 import { parseArgs } from 'node:util';
 import { loadProfile } from '../harness/profile/load.ts';
-import { INTERFACES, descriptorOf, isInterfaceName, unknownInterface } from './interfaces.ts';
-import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
+import { INTERFACES, descriptorOf, isInterfaceName, unknownInterface, type InterfaceName } from './interfaces.ts';
+import { profileTemplate } from '../harness/profile/template.ts';
+import { loadSpec } from '../harness/spec/load.ts';
 
 function fail(message: string): never {
   console.error(`profile: ${message}`);
@@ -38,26 +39,7 @@ const [command, file] = parsed.positionals;
 if (command === 'new') {
   const names = (parsed.values.interfaces ?? INTERFACES.join(',')).split(',').map((n) => n.trim()).filter(Boolean);
   for (const n of names) if (!isInterfaceName(n)) fail(unknownInterface(n));
-  const lines = [
-    '# A target profile (npm run profile -- check <file> validates it). Credentials name environment variables, never',
-    '# secrets. Each interface: baseUrl of the live deployment, then the settings its document makes configurable. The',
-    '# settings it needs are active; every optional one is commented out, with its default or an example: a setting you',
-    '# state is one the run holds your deployment to, so uncomment only what you know it does.',
-    'name: my-target',
-    'writes: false                # may the run send requests that change the target (orders, saves, ingested events)?',
-    'requestsPerSecond: 5         # pacing against the live targets',
-    'interfaces:',
-  ];
-  for (const n of names) {
-    const [head, ...rest] = descriptorOf(n as (typeof INTERFACES)[number]).settingsHelp.split('\n');
-    lines.push(`  ${head}`, `    baseUrl: https://${n}.example.invalid   # where the deployment answers`, ...rest.map((l) => `  ${l}`));
-    // The points the document leaves to a deployment: where a setting states one, the run holds the target to it;
-    // where the profile is silent, only what every reading agrees on is asserted.
-    const points = loadSpec(n).notShown.filter((p) => p.observable !== false);
-    lines.push(`    # Open points of ${n} (npm run reference -- ${n} --list-readings shows their readings):`);
-    for (const p of points) lines.push(`    #   ${p.id}: ${openPointTreatment(p, false)}`);
-  }
-  console.log(lines.join('\n'));
+  process.stdout.write(profileTemplate(names as InterfaceName[]));
   process.exit(0);
 }
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PROFILE, loadProfile } from '../harness/profile/load.ts';
 import { CATALOGUES, INTERFACES, descriptorOf, isInterfaceName, unknownInterface } from './interfaces.ts';
+import { profileTemplate } from '../harness/profile/template.ts';
 import { applyReadings, parseReadings } from '../harness/readings.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import { drawReferenceCredentials } from '../harness/targets.ts';
@@ -98,7 +99,7 @@ for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) {
   console.log(`credential ${cred} (${envVar}): ${secrets[cred]}`);
 }
 console.log(`\nTo judge it, a profile's entry (see ${path.relative(process.cwd(), profile.file)}) states:\n  ${name}:\n    baseUrl: ${server.url}\n${indent(JSON.stringify({ credentials: entry.credentials, settings: entry.settings }, null, 2))}`);
-console.log(`\nThe settings each field stands for:\n${deployment.settingsHelp}`);
+console.log(`\nThe settings each field stands for (npm run profile -- new --interfaces ${name}):\n${profileTemplate([name])}`);
 const stop = async () => {
   await server.close();
   process.exit(0);

@@ -59,6 +59,8 @@ if (values.help) {
   process.exit(0);
 }
 if (positionals.length !== 1) cannot('name one cassette file (--help)');
+// The HTTP Archive beside a cassette is for other tools; the cassette is the .json of the same name.
+if (positionals[0]!.endsWith('.har')) cannot(`${positionals[0]}: an HTTP Archive, for browser devtools, Postman or Insomnia; replay takes the cassette beside it, ${positionals[0]!.replace(/\.har$/, '.json')}`);
 let cassette: Cassette;
 try {
   cassette = JSON.parse(readFileSync(positionals[0], 'utf8')) as Cassette;

@@ -25,23 +25,23 @@ export const chatEntry = builtOnce(() => {
     credentials: Type.Record(Type.String(), EnvName),
     settings: Type.Object(
       {
-        windowMs: Type.Integer({ minimum: 1 }),
-        maxRequests: Type.Integer({ minimum: 1 }),
-        instances: Type.Integer({ minimum: 1, default: 1 }),
-        clientAddressesPreserved: Type.Boolean({ default: true }),
-        developmentMode: Type.Boolean({ default: false }),
+        windowMs: Type.Integer({ minimum: 1, description: 'Length of the rate-limit window, in milliseconds.', examples: [60000] }),
+        maxRequests: Type.Integer({ minimum: 1, description: 'Requests allowed per client identifier in one window.', examples: [20] }),
+        instances: Type.Integer({ minimum: 1, default: 1, description: 'Instances behind the load balancer; each instance keeps its own counters.' }),
+        clientAddressesPreserved: Type.Boolean({ default: true, description: 'False when a proxy in front rewrites X-Forwarded-For, so client addresses are not preserved.' }),
+        developmentMode: Type.Boolean({ default: false, description: 'True when the deployment runs in development mode.' }),
         /**
          * How long the deployment takes to answer an allowed chat request, in ms (its model's time; E-NS-REPLY-TIME):
          * where a client's allowance would take a good part of the window one reply after another, the counting
          * checks send it at once, and they plan their time for it. 0: at once. Unstated, the checks go by the
          * replies they measure.
          */
-        replyMs: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+        replyMs: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: "How long the deployment takes to answer an allowed chat request (its model's time), in ms." })),
         /**
          * Members every chat request the harness sends carries beside `messages`, for a deployment that asks for
          * more than the document's body (E-NS-EXTRA-INPUT: the model to answer with, say).
          */
-        requestMembers: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { default: {} })),
+        requestMembers: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { default: {}, description: 'Members every chat request must carry beside messages (the model to answer with, say).' })),
       },
       { additionalProperties: false },
     ),

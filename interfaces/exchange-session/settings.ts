@@ -28,7 +28,7 @@ const schemas = builtOnce(() => {
       /** A custody endpoint (GET) that ECDSA keys reach and HMAC keys do not; absent: the key-scope checks are not applicable. */
       custody: Type.Optional(Path),
     },
-    { additionalProperties: false, default: {} },
+    { additionalProperties: false, default: {}, description: 'Paths of the operations, from the host root: the documented ones, plus command and custody if offered.' },
   );
 
   const HmacSignature = Type.Object(
@@ -37,7 +37,7 @@ const schemas = builtOnce(() => {
       encoding: Type.Union([Type.Literal('hex'), Type.Literal('base64'), Type.Literal('base64url')], { default: 'hex' }),
       secretEncoding: Type.Union([Type.Literal('utf8'), Type.Literal('hex'), Type.Literal('base64')], { default: 'utf8' }),
     },
-    { additionalProperties: false, default: {} },
+    { additionalProperties: false, default: {}, description: "The HMAC login signature: its hash, the signature's encoding and how the secret is decoded." },
   );
 
   const EcdsaSignature = Type.Object(
@@ -51,7 +51,7 @@ const schemas = builtOnce(() => {
        */
       payloadJson: Type.Union([Type.Literal('compact'), Type.Literal('spaced')], { default: 'compact' }),
     },
-    { additionalProperties: false, default: {} },
+    { additionalProperties: false, default: {}, description: 'The ECDSA login signature: DER or compact, its encoding, and how the signed loginPayload JSON is spaced.' },
   );
 
   const OrderSettings = Type.Object(
@@ -95,7 +95,7 @@ const schemas = builtOnce(() => {
        */
       crossingOrders: Type.Boolean({ default: false }),
     },
-    { additionalProperties: false, default: {} },
+    { additionalProperties: false, default: {}, description: 'How orders are sent and cancelled: member names, market, prices far from it, quantity step, cancel method.' },
   );
 
   const OrderRecord = Type.Object(
@@ -112,7 +112,7 @@ const schemas = builtOnce(() => {
         { additionalProperties: false, default: {} },
       ),
     },
-    { additionalProperties: false, default: {} },
+    { additionalProperties: false, default: {}, description: 'How the order lookup answers: the status and filled-quantity members, and which statuses mean what.' },
   );
 
   /** One API key of a live target's pool: every value is the name of an environment variable. */
@@ -159,7 +159,17 @@ const schemas = builtOnce(() => {
       { additionalProperties: false },
     ),
     // A live target's API keys; on the reference the harness creates its own.
-    credentials: Type.Object({ keys: Type.Array(PoolKey, { minItems: 1 }) }, { additionalProperties: false }),
+    credentials: Type.Object({ keys: Type.Array(PoolKey, { minItems: 1 }) }, {
+      additionalProperties: false,
+      examples: [
+        {
+          keys: [
+            { type: 'hmac', publicKey: 'EX_HMAC_KEY_1', secret: 'EX_HMAC_SECRET_1' },
+            { type: 'ecdsa', privateKey: 'EX_ECDSA_PRIVATE_KEY_1', metadata: 'EX_ECDSA_METADATA_1' },
+          ],
+        },
+      ],
+    }),
     settings: Type.Object(
       {
         paths: Paths,
@@ -167,26 +177,26 @@ const schemas = builtOnce(() => {
          * The leading part of the paths above that the base URL already ends with ("/trading-api" for the document's
          * sandbox address): sent once, not twice. What is signed is always the path as sent.
          */
-        baseUrlCarries: Type.Optional(Path),
+        baseUrlCarries: Type.Optional(Type.String({ pattern: Path.pattern, description: 'The leading part of the paths that the base URL already ends with ("/trading-api", say): sent once.' })),
         hmacSignature: HmacSignature,
         ecdsaSignature: EcdsaSignature,
         /**
          * Sign every authenticated write as the public exchange does (BX-TIMESTAMP, and BX-SIGNATURE over timestamp +
          * nonce + method + path + compact body with the session's key). The document does not say so.
          */
-        signedWrites: Type.Boolean({ default: false }),
+        signedWrites: Type.Boolean({ default: false, description: 'True: sign every authenticated write as the public exchange does (BX-TIMESTAMP, BX-SIGNATURE).' }),
         /**
          * What a write signature signs: the hex SHA-256 digest of that message (what ccxt's client of the public exchange
          * does), or the message itself.
          */
-        writeSignatureInput: Type.Union([Type.Literal('sha256-hex'), Type.Literal('message')], { default: 'sha256-hex' }),
+        writeSignatureInput: Type.Union([Type.Literal('sha256-hex'), Type.Literal('message')], { default: 'sha256-hex', description: 'What a write signature signs: the hex SHA-256 digest of the message, or the message itself.' }),
         /**
          * Whether the deployment refuses an ECDSA login whose expirationTime is not 5 minutes after its nonce. The
          * document states it as a client rule: a target is held to it only where the profile states true.
          */
-        loginWindowEnforced: Type.Boolean({ default: true }),
+        loginWindowEnforced: Type.Boolean({ default: true, description: 'Whether the deployment refuses an ECDSA login whose expirationTime is not 5 minutes after its nonce.' }),
         /** The time zone of "the current day" of the nonce range (an IANA name). */
-        nonceTimeZone: Type.String({ default: 'UTC' }),
+        nonceTimeZone: Type.String({ default: 'UTC', description: 'The time zone (an IANA name) of "the current day" that bounds the nonce range.' }),
         order: OrderSettings,
         orderRecord: OrderRecord,
       },

@@ -21,16 +21,19 @@ export const bridgeEntry = builtOnce(() => {
       },
       { additionalProperties: false },
     ),
-    credentials: Type.Object({ authKey: EnvName }, { additionalProperties: false }),
+    credentials: Type.Object({ authKey: EnvName }, { additionalProperties: false, examples: [{ authKey: 'BRIDGE_AUTH_KEY' }] }),
     settings: Type.Object(
       {
-        maxList: Type.Integer({ minimum: 0 }),
-        endpoints: Type.Object({ log: Type.Boolean(), status: Type.Boolean(), players: Type.Boolean(), info: Type.Boolean() }, { additionalProperties: false }),
-        platform: Type.Optional(Type.String({ minLength: 1 })),
-        onlinePlayers: Type.Optional(Type.Integer({ minimum: 0 })),
+        maxList: Type.Integer({ minimum: 0, description: "The deployment's players.max-list: the most player names a players answer lists.", examples: [50] }),
+        endpoints: Type.Object(
+          { log: Type.Boolean(), status: Type.Boolean(), players: Type.Boolean(), info: Type.Boolean() },
+          { additionalProperties: false, description: 'Which v2 endpoints the deployment has enabled (its v2-endpoints.* switches).', examples: [{ log: true, status: true, players: true, info: true }] },
+        ),
+        platform: Type.Optional(Type.String({ minLength: 1, description: 'The lowercase platform identifier /v2/info must report (paper, say).' })),
+        onlinePlayers: Type.Optional(Type.Integer({ minimum: 0, description: 'The true number of players online during the run, if you know it.' })),
         // C-NS-CONTENT-TYPE: the document only recommends Content-Type application/json. True: POST /v2/log reads a body
         // only when it is labelled with a JSON media type, so one sent without Content-Type counts as absent.
-        logRequiresContentType: Type.Optional(Type.Boolean({ default: false })),
+        logRequiresContentType: Type.Optional(Type.Boolean({ default: false, description: 'True: POST /v2/log reads a body only when its Content-Type names JSON.' })),
       },
       { additionalProperties: false },
     ),

@@ -18,7 +18,7 @@ const schemas = builtOnce(() => {
    * How the harness obtains a token the document does not say how to get: by default the credential adminToken (or
    * userToken) is the token itself; a login request to run instead, whose body may name credentials ("{{secret:name}}").
    */
-  const Login = Type.Object(
+  const Login = (description: string, role: 'admin' | 'user') => Type.Object(
     {
       method: Type.Union([Type.Literal('POST'), Type.Literal('GET')], { default: 'POST' }),
       /** Relative to the base URL (path prefix included). */
@@ -27,7 +27,11 @@ const schemas = builtOnce(() => {
       /** Where the token is in the answer. */
       tokenPointer: Pointer,
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      description,
+      examples: [{ method: 'POST', path: '/auth/token', json: { username: `{{secret:${role}User}}`, password: `{{secret:${role}Password}}` }, tokenPointer: '/token' }],
+    },
   );
 
   /**
@@ -67,7 +71,7 @@ const schemas = builtOnce(() => {
       /** A playlist update stays pending at most this long, in ms: after that no update of the harness's is pending. */
       maxUpdatePendingMs: Type.Optional(Type.Integer({ minimum: 1 })),
     },
-    { additionalProperties: false, default: {} },
+    { additionalProperties: false, default: {}, description: "How long background jobs take here, in ms: a library scan's shortest run, an update's longest wait.", examples: [{ minScanMs: 2000, maxUpdatePendingMs: 60000 }] },
   );
 
   const Target = Type.Object({ name: Type.String({ minLength: 1 }), id: Type.Integer() }, { additionalProperties: false });
@@ -89,16 +93,16 @@ const schemas = builtOnce(() => {
       },
       { additionalProperties: false },
     ),
-    credentials: Type.Record(Type.String(), EnvName),
+    credentials: Type.Record(Type.String(), EnvName, { examples: [{ adminToken: 'PROXY_ADMIN_TOKEN', userToken: 'PROXY_USER_TOKEN' }] }),
     settings: Type.Object(
       {
         /** "<path_prefix>" when one is configured: the API is then at {base_url}/<path_prefix>/api/v1/. */
-        pathPrefix: Type.String({ default: '', pattern: '^(/[^/].*[^/]|/[^/])?$' }),
-        webAuthEnabled: Type.Boolean({ default: true }),
-        userUiEnabled: Type.Boolean({ default: true }),
-        libraryEnabled: Type.Boolean({ default: true }),
-        adminLogin: Type.Optional(Login),
-        userLogin: Type.Optional(Login),
+        pathPrefix: Type.String({ default: '', pattern: '^(/[^/].*[^/]|/[^/])?$', description: '"/<path_prefix>" when the deployment has one configured: the API is then under it.' }),
+        webAuthEnabled: Type.Boolean({ default: true, description: 'Whether web authentication is on in the deployment (web_auth_enabled).' }),
+        userUiEnabled: Type.Boolean({ default: true, description: 'Whether the user UI is on in the deployment (user_ui_enabled).' }),
+        libraryEnabled: Type.Boolean({ default: true, description: 'Whether the library is enabled in the deployment (library.enabled).' }),
+        adminLogin: Type.Optional(Login('A login request that yields the admin token; absent: the credential adminToken is the token.', 'admin')),
+        userLogin: Type.Optional(Login('A login request that yields the user token; absent: the credential userToken is the token.', 'user')),
         documents: Type.Object(
           {
             main: Document('/config'),
@@ -107,26 +111,37 @@ const schemas = builtOnce(() => {
             apiProxy: Document('/api_proxy'),
             bouquet: Type.Optional(Bouquet),
           },
-          { additionalProperties: false, default: {} },
+          { additionalProperties: false, default: {}, description: 'Where each config document lies in GET /api/v1/config, and a harmless member the harness may set.' },
         ),
         /** Targets of the sources config: the first is used throughout, the second (if any) for moving users. */
-        targets: Type.Array(Target, { minItems: 1 }),
+        targets: Type.Array(Target, {
+          minItems: 1,
+          description: 'Targets of the sources config: the first is used throughout, the second (if any) for moving users.',
+          examples: [[{ name: 'main', id: 1 }, { name: 'backup', id: 2 }]],
+        }),
         /** An input id (batch CSV, the Input playlist variant). */
-        inputId: Type.Integer(),
+        inputId: Type.Integer({ description: 'An input id of the deployment (for batch CSV and the Input playlist variant).', examples: [1] }),
         /** The server profile name new proxy users get. */
-        serverProfile: Type.String({ default: 'default' }),
+        serverProfile: Type.String({ default: 'default', description: 'The server profile name new proxy users get.' }),
         /** A provider the deployment can reach, for the CustomM3u, CustomPanel and Custom EPG variants; absent: not applicable. */
         provider: Type.Optional(
-          Type.Object({ m3uUrl: Type.String(), panelUrl: Type.String(), epgUrl: Type.String(), username: Type.String(), password: Type.String() }, { additionalProperties: false }),
+          Type.Object({ m3uUrl: Type.String(), panelUrl: Type.String(), epgUrl: Type.String(), username: Type.String(), password: Type.String() }, {
+            additionalProperties: false,
+            description: 'A provider the deployment can reach, for the custom M3U, panel and EPG variants; absent: not applicable.',
+            examples: [{ m3uUrl: 'https://provider.example/get.php', panelUrl: 'https://provider.example', epgUrl: 'https://provider.example/xmltv.php', username: '<test account>', password: '<its password>' }],
+          }),
         ),
         /** A resource identifier the public resource endpoint serves; absent: taken from a listing if one carries it. */
-        resource: Type.Optional(Type.String()),
-        webPlayer: Type.Object({ cluster: Type.String({ default: 'live' }), virtualId: Type.Integer({ default: 1 }) }, { additionalProperties: false, default: {} }),
+        resource: Type.Optional(Type.String({ description: 'A resource identifier the public resource endpoint serves; absent: taken from a listing.' })),
+        webPlayer: Type.Object(
+          { cluster: Type.String({ default: 'live' }), virtualId: Type.Integer({ default: 1 }) },
+          { additionalProperties: false, default: {}, description: 'The cluster spelling and an item virtual id the target lists, for the web-player URL request.' },
+        ),
         /** How long web-player tokens live on this target, in ms (documented 30000); the expiry check waits this long. */
-        webPlayerTokenMs: Type.Integer({ minimum: 1, default: 30000 }),
+        webPlayerTokenMs: Type.Integer({ minimum: 1, default: 30000, description: 'How long web-player tokens live on this target, in ms (documented 30000); the expiry check waits this long.' }),
         jobs: Jobs,
         /** The documented 30-second expiry is a slow check: run it only where this is true (a nightly profile). */
-        slowChecks: Type.Boolean({ default: false }),
+        slowChecks: Type.Boolean({ default: false, description: 'True: run the slow check that waits out the documented 30-second web-player token (nightly).' }),
       },
       { additionalProperties: false },
     ),

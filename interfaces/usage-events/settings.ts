@@ -55,16 +55,16 @@ const schemas = builtOnce(() => {
       },
       { additionalProperties: false },
     ),
-    credentials: Type.Object({ accessToken: EnvName }, { additionalProperties: false }),
+    credentials: Type.Object({ accessToken: EnvName }, { additionalProperties: false, examples: [{ accessToken: 'USAGE_ACCESS_TOKEN' }] }),
     settings: Type.Object(
       {
         /** Member names of the ingest response: the count of ingested events, and the errors, each naming its event's index. */
         ingestResponse: Type.Object(
           { inserted: Type.String({ default: 'inserted' }), errors: Type.String({ default: 'errors' }), errorIndex: Type.String({ default: 'index' }) },
-          { additionalProperties: false, default: {} },
+          { additionalProperties: false, default: {}, description: "Member names of the ingest answer: the inserted count, the errors and each error's event index." },
         ),
         /** The status of a refused request (an ingest over 100 events, a bad token); absent: any 4xx. */
-        refusalStatus: Type.Optional(Type.Integer({ minimum: 400, maximum: 499 })),
+        refusalStatus: Type.Optional(Type.Integer({ minimum: 400, maximum: 499, description: 'The status of a refused request (too many events, a bad token); absent: any 4xx.' })),
         /** Query-parameter names the document does not show. */
         query: Type.Object(
           {
@@ -72,7 +72,7 @@ const schemas = builtOnce(() => {
             filter: Type.String({ default: 'filter' }),
             aggregatedProperty: Type.String({ default: 'property' }),
           },
-          { additionalProperties: false, default: {} },
+          { additionalProperties: false, default: {}, description: 'Query-parameter names the document leaves out (meter, filter, aggregated property).' },
         ),
         /**
          * Paging of the list (not shown): its style, parameter names and the page size asked for (at most 100), and
@@ -95,36 +95,40 @@ const schemas = builtOnce(() => {
             /** A JSON pointer to the cursor of the next page (null or absent on the last). */
             nextCursor: Type.String({ default: '/next_cursor' }),
           },
-          { additionalProperties: false, default: {} },
+          { additionalProperties: false, default: {}, description: 'How the event list pages: its style, parameter names, page size, and where items, total and cursor are.' },
         ),
         /**
          * The operators a filter clause knows ("the same format as meter filters", not shown): the list-filter check
          * generates clauses with these when the profile states them, and with the comparisons alone otherwise.
          */
-        filterOperators: Type.Array(Operator, { minItems: 1, uniqueItems: true, default: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'not_like'] }),
+        filterOperators: Type.Array(Operator, { minItems: 1, uniqueItems: true, default: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'not_like'], description: 'The operators a filter clause knows; unstated, only comparisons are sent.' }),
         /** A JSON pointer to the statistics rows in the answer ("": the answer is the array of rows). */
-        statisticsRows: Type.String({ default: '' }),
+        statisticsRows: Type.String({ default: '', description: 'A JSON pointer to the rows in a statistics answer ("": the answer is the array of rows).' }),
         /** The member that holds a stored event's id. */
-        eventId: Type.String({ default: 'id' }),
+        eventId: Type.String({ default: 'id', description: "The member that holds a stored event's id." }),
         /** "Within a few seconds": how long the harness waits (polling with back-off) before an event must be queryable. */
-        queryableWithinMs: Type.Integer({ minimum: 0, default: 5000 }),
+        queryableWithinMs: Type.Integer({ minimum: 0, default: 5000, description: 'How long, in ms, an ingested event may take to become queryable ("within a few seconds").' }),
         /** The organization id statistics are asked for (required by the document's parameters). */
-        organizationId: Type.String({ default: 'conformance-organization' }),
+        organizationId: Type.String({ default: 'conformance-organization', description: 'The organization id statistics are asked for.' }),
         /** Customer ids the harness may ingest for: on a live billing system, test customers only. */
         customers: Type.Object(
           { customerIds: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, default: ['conformance-customer-1', 'conformance-customer-2'] }), externalPrefix: Type.String({ default: 'conformance-ext-' }) },
-          { additionalProperties: false, default: {} },
+          { additionalProperties: false, default: {}, description: 'Customer ids the harness may ingest events for: on a live billing system, test customers only.' },
         ),
         /** Every event the harness ingests is named with this prefix, so that an operator can find and void them. */
-        namePrefix: Type.String({ default: 'conformance.', pattern: '^[A-Za-z0-9_.]*$' }),
+        namePrefix: Type.String({ default: 'conformance.', pattern: '^[A-Za-z0-9_.]*$', description: 'Prefix of every event name the harness ingests, so an operator can find and void them.' }),
         /**
          * Where in time the harness places its events: each worker of a run takes stretches from here on, 30 years per
          * worker, so that its cases never share an interval with another case's events. A target that refuses events
          * this old (whether it may is not shown) needs a later base.
          */
-        timeBase: Type.String({ default: '1900-01-01T00:00:00Z', format: 'date-time' }),
+        timeBase: Type.String({ default: '1900-01-01T00:00:00Z', format: 'date-time', description: 'Where in time the harness places its events; a target refusing old events needs a later one.' }),
         /** Meters: on the reference the profile defines them; against a live target it names existing ones. */
-        meters: Type.Array(Meter, { default: [] }),
+        meters: Type.Array(Meter, {
+          default: [],
+          description: 'Meters with their filters: existing ones of a live target (by id), or defined for the reference.',
+          examples: [[{ id: '<meter id>', filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'conformance.api_call' }] }, aggregation: { func: 'count' } }]],
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

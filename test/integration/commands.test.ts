@@ -115,7 +115,7 @@ describe('npm run replay answers "is it fixed?"', () => {
     assert.deepEqual(summary.failedCounted, ['C-PLAYERS-COUNT-TOTAL']);
     const cassettes = readdirSync(path.join(original, 'cassettes', 'game-bridge'));
     assert.ok(cassettes.length > 0, 'the failure left a cassette');
-    const cassette = path.join(original, 'cassettes', 'game-bridge', cassettes.find((f) => f.startsWith('C-PLAYERS-COUNT-TOTAL-')) ?? cassettes[0]);
+    const cassette = path.join(original, 'cassettes', 'game-bridge', cassettes.find((f) => f.startsWith('C-PLAYERS-COUNT-TOTAL-') && f.endsWith('.json'))!);
     const before = snapshot(original);
 
     // One after the other: the machine's cores are shared.

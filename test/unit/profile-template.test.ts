@@ -1,8 +1,8 @@
 /**
- * `npm run profile -- new` writes a template a tester can run as it is, changing only baseUrl: every setting it leaves
- * active is one the profile needs (required, with no default), and every optional one is commented out, so that no
- * guess of ours is stated for a deployment (a stated setting is one the run holds the target to: an active
- * `onlinePlayers: 60` failed a correct bridge with 12 players online).
+ * `npm run profile -- new` writes a template generated from the profile's schemas (harness/profile/template.ts): every
+ * setting it leaves active is one the profile needs (required, with no default), and every optional one is commented
+ * out with its description, so that no guess of ours is stated for a deployment (a stated setting is one the run
+ * holds the target to: an active `onlinePlayers: 60` failed a correct bridge with 12 players online).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +38,18 @@ test('the profile template states no optional setting: each is commented out', (
     assert.ok(entry, `${d.name} is in the template`);
     const schema = (d.profileSchema() as unknown as Schema).properties!.settings!;
     assert.deepEqual(guesses(entry.settings, schema, `${d.name}.`), [], `${d.name}: optional settings written active`);
+  }
+});
+
+test('every setting is in the template, described: what is not active is commented out under its interface', () => {
+  for (const d of DEFINITIONS) {
+    const schema = (d.profileSchema() as unknown as Schema).properties!.settings! as Schema & { properties: Record<string, Schema & { description?: string }> };
+    for (const [key, s] of Object.entries(schema.properties)) {
+      if (key === 'extras') continue;
+      assert.ok(s.description, `${d.name}.settings.${key} has a description`);
+      assert.match(template.stdout, new RegExp(`^ +(# )?${key}:`, 'm'), `${d.name}.settings.${key} in the template`);
+      assert.ok(template.stdout.includes(s.description), `${d.name}.settings.${key}: its description in the template`);
+    }
   }
 });
 

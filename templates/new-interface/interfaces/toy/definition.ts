@@ -6,5 +6,4 @@ export const toyInterface: InterfaceDefinition<'toy', ReturnType<typeof toyEntry
   name: 'toy',
   title: 'the toy interface of the template (templates/new-interface)',
   profileSchema: toyEntry,
-  settingsHelp: ['toy:', '  credentials: { toyKey: TOY_KEY }   # the variable that holds the key', '  settings:', '    # refusalStatus: 400               # the status of an echo without a word, if you know it'].join('\n'),
 });

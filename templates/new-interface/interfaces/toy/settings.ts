@@ -11,11 +11,11 @@ export const toyEntry = builtOnce(() => {
   const { Type, EnvName } = schemaKit();
   return profileEntry({
     reference: Type.Object({}, { additionalProperties: false }),
-    credentials: Type.Object({ toyKey: EnvName }, { additionalProperties: false }),
+    credentials: Type.Object({ toyKey: EnvName }, { additionalProperties: false, examples: [{ toyKey: 'TOY_KEY' }] }),
     settings: Type.Object(
       {
         /** The status that refuses an echo without a word, where the tester knows it (unstated: any 4xx). */
-        refusalStatus: Type.Optional(Type.Integer({ minimum: 400, maximum: 499 })),
+        refusalStatus: Type.Optional(Type.Integer({ minimum: 400, maximum: 499, description: 'The status that refuses an echo without a word, if you know it (T-NS-REFUSAL-STATUS).' })),
       },
       { additionalProperties: false, default: {} },
     ),

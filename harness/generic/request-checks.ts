@@ -5,7 +5,7 @@
  */
 import type { Reply, RequestSpec } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { answerKind, describeAnswer } from '../answers.ts';
+import { answerKind, describeAnswer, isRefused } from '../answers.ts';
 import type { LoadedSpec, Operation, SecurityScheme } from '../spec/types.ts';
 import type { Secrets } from '../secrets.ts';
 import type { RequestCheckName } from './checks.ts';
@@ -84,12 +84,24 @@ async function validOrPath(ctx: OperationContext): Promise<RequestSpec> {
 }
 
 /** positive-data-acceptance: a request valid by the spec gets a documented success. */
+/** How long a valid request to an operation that refuses while busy is tried again: long enough for a scan to end. */
+const BUSY_TRIES = 25;
+const BUSY_PAUSE_MS = 200;
+
 async function positiveDataAcceptance(ctx: OperationContext): Promise<Finding[]> {
   const id = 'GEN-VALID-ACCEPTED';
   const valid = await validOr(ctx, id);
   if (isFinding(valid)) return [valid];
-  const r = await ctx.send({ ...valid, label: 'valid request' });
+  let r = await ctx.send({ ...valid, label: 'valid request' });
   const refusals = ctx.enabled ? [] : ctx.whenDisabled;
+  // Busy (a scan another check started): asked again for a while, as a client would; a refusal that lasts decides nothing.
+  for (let tries = 0; ctx.op.refusedWhileBusy && ctx.enabled && isRefused(r) && tries < BUSY_TRIES; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS));
+    r = await ctx.send({ ...valid, label: 'valid request (again: the operation may have been busy)' });
+  }
+  if (ctx.op.refusedWhileBusy && ctx.enabled && isRefused(r)) {
+    return [finding(id, 'inconclusive', `${ctx.op.key} refused the valid request for ${(BUSY_TRIES * BUSY_PAUSE_MS) / 1000} s (${r.status}); it refuses while busy (${ctx.op.refusedWhileBusy}), which another check or the operator may have kept it`)];
+  }
   const ok = (r.status >= 200 && r.status < 300 && documents(ctx.op, r.status)) || refusals.includes(r.status);
   if (ok) return [finding(id, 'held', `${ctx.op.key}: ${r.status}`)];
   if (answerKind(r) === 'throttled') return [finding(id, 'inconclusive', `${ctx.op.key}: the valid request was throttled (429)`)];

@@ -156,6 +156,7 @@ function flattenOperations(doc: any): Operation[] {
         wrongMethod: item['x-wrong-method'],
         validRequestOpen: op['x-valid-request-open'] === undefined ? undefined : [op['x-valid-request-open']].flat(),
         acceptedWhileBusy: op['x-accepted-while-busy'],
+        refusedWhileBusy: op['x-refused-while-busy'],
         securityOpen: op['x-security-open'] === undefined ? undefined : [op['x-security-open']].flat(),
         pathSetting: item['x-path-setting'],
         parameters: parametersOf(doc, [...(item.parameters ?? []), ...(op.parameters ?? [])]),

@@ -84,6 +84,12 @@ export interface Operation {
    * already pending), and so bad input too; the generic checks then hold no success against a bad request.
    */
   acceptedWhileBusy?: string;
+  /**
+   * x-refused-while-busy: when the operation documents refusing a valid request while it is busy (a scan already
+   * running, another check's or the operator's): a refusal of the valid request is tried again for a while, and a
+   * refusal that lasts is undecided, never a deviation (the interface's own check of the rule judges that).
+   */
+  refusedWhileBusy?: string;
   /** x-path-setting of the path item: the profile setting that says where a target serves the operation. */
   pathSetting?: string;
 }

@@ -35,6 +35,7 @@ function stateOf(op: Operation): SharedState | undefined {
   if (docOf(op) || op.path.startsWith('/api/v1/user/{target}')) return 'configuration';
   if (op.key === 'POST /api/v1/playlist/update') return 'update-runs';
   if (op.key === 'POST /api/v1/user/playlist/bouquet') return 'bouquet';
+  if (op.key === 'POST /api/v1/library/scan') return 'library-scan';
   return undefined;
 }
 

@@ -45,6 +45,8 @@ test.describe('server state and the media library', () => {
       if (r.status !== 200 || r.json === undefined) throw new RequirementViolation('B-LIBRARY-STATUS', `GET /api/v1/library/status was answered ${r.status} ${r.text.slice(0, 200)}`, '200 with JSON', [r.exchange]);
     });
     if (proxy.scope.requirements['B-LIBRARY-SCAN']) return;
+    // The generic checks scan too: one scan check at a time.
+    await proxy.exclusive('library-scan');
     await verify('B-LIBRARY-SCAN', async () => {
       // A scan that is already running (another check's, or the operator's) answers 400 too: wait for it to end.
       let first = await proxy.admin({ method: 'POST', path: '/api/v1/library/scan', json: { force_rescan: false }, label: 'start a library scan' });

@@ -9,7 +9,7 @@ import { defineGenericChecks, type GenericContext, type OperationSource } from '
 import { test } from './test.ts';
 import type { Prepared } from '../../harness/generic/request-checks.ts';
 import type { Operation } from '../../harness/spec/types.ts';
-import { loginRequest, pathOf, type KeyType } from './auth.ts';
+import { keyType, loginRequest, pathOf, type KeyType } from './auth.ts';
 import { harmlessOrder } from './commands.ts';
 import { makeExchange } from './exchange.ts';
 import { acknowledged } from './records.ts';
@@ -19,10 +19,35 @@ defineGenericChecks(test, { source: exchangeSource });
 async function exchangeSource(ctx: GenericContext): Promise<OperationSource> {
   const ex = makeExchange(ctx);
   const baseUrl = ctx.target.baseUrl;
-  // One key of each kind per test: a live pool's keys are leased, so a second ask would wait for another member.
+  // One key of each kind per test, and the session's key is one of them: a live pool's keys are leased, so a second
+  // ask for a kind this test holds already would wait for another member, and with a pool of one key a kind, wait
+  // for itself until the lease gives up (a minute per generic check, then every operation undecided).
   const keys = new Map<string, Promise<string | undefined>>();
-  const keyOf = (kind: KeyType | 'session' | 'without-trading') => {
-    if (!keys.has(kind)) keys.set(kind, kind === 'session' ? ex.sessionKey() : kind === 'without-trading' ? ex.key('hmac', { trading: false }) : ex.key(kind));
+  const keyOf = (kind: KeyType | 'session' | 'without-trading'): Promise<string | undefined> => {
+    if (!keys.has(kind)) {
+      if (kind === 'session') {
+        const heldKinds = (['hmac', 'ecdsa'] as const).filter((t) => keys.has(t));
+        keys.set(kind, (async () => {
+          // A key this test holds already opens its sessions; another would wait for a member of the pool.
+          for (const t of heldKinds) {
+            const own = await keys.get(t);
+            if (own) return own;
+          }
+          const k = await ex.sessionKey();
+          // The session's key serves its own kind from now on.
+          const type = keyType(ctx.secrets, k);
+          if (!keys.has(type)) keys.set(type, Promise.resolve(k));
+          return k;
+        })());
+      } else if (kind === 'without-trading') keys.set(kind, ex.key('hmac', { trading: false }));
+      else {
+        const held = keys.get('session');
+        keys.set(kind, (async () => {
+          const k = held ? await held : undefined;
+          return k && keyType(ctx.secrets, k) === kind ? k : ex.key(kind);
+        })());
+      }
+    }
     return keys.get(kind)!;
   };
   const noKey = (kind: string): Prepared => ({ notApplicable: `no ${kind} key is free in the profile's pool` });

@@ -63,7 +63,8 @@ export function loadWaivers(file: string): Waiver[] {
 export function gateInputProblems(o: { waivers?: Waiver[]; baseline?: { file: string; summary: RunSummary }; profileName: string; interfaces: readonly string[] }): { refused: string[]; warnings: string[] } {
   const refused: string[] = [];
   const warnings: string[] = [];
-  const owner = new Map(INTERFACES.flatMap((name) => loadSpec(name).requirements.map((r) => [r.id, name] as const)));
+  // Every spec's ids, read only where there are waivers to check (every run prepares its gate).
+  const owner = new Map(o.waivers?.length ? INTERFACES.flatMap((name) => loadSpec(name).requirements.map((r) => [r.id, name] as const)) : []);
   for (const w of o.waivers ?? []) {
     const name = owner.get(w.requirement);
     if (!name) {
@@ -92,12 +93,16 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
+/** The waivers for this profile (or for every target), and of those the ones not expired: the gate and the workers alike. */
+const applicableWaivers = (waivers: readonly Waiver[] | undefined, profileName: string) => (waivers ?? []).filter((w) => w.target === undefined || w.target === profileName);
+const liveWaivers = (waivers: readonly Waiver[] | undefined, profileName: string, today: string) => applicableWaivers(waivers, profileName).filter((w) => w.expires >= today);
+
 /**
  * The requirement ids the gate will set aside, known before the run: those of live waivers for this profile, and with
  * --fail-on new those the baseline failed. The test workers leave them uncounted too (HARNESS_SET_ASIDE).
  */
 export function setAsideBeforeRun(o: Pick<GateOptions, 'waivers' | 'baseline' | 'failOn' | 'today'> & { profileName: string }): string[] {
-  const waived = (o.waivers ?? []).filter((w) => (w.target === undefined || w.target === o.profileName) && w.expires >= o.today).map((w) => w.requirement);
+  const waived = liveWaivers(o.waivers, o.profileName, o.today).map((w) => w.requirement);
   const known = o.failOn === 'new' ? (o.baseline?.summary.interfaces ?? []).flatMap((i) => i.requirements.filter((r) => r.status === 'failed').map((r) => r.id)) : [];
   return [...new Set([...waived, ...known])];
 }
@@ -115,9 +120,8 @@ const key = (iface: string, id: string) => `${iface}:${id}`;
 
 /** The summary with the gate applied: its exit code, reason, verdict and counted flags follow the gate's rules. */
 export function applyGate(s: RunSummary, o: GateOptions): RunSummary & { gate: GateResult } {
-  const applicable = (o.waivers ?? []).filter((w) => w.target === undefined || w.target === s.profile.name);
-  const expired = applicable.filter((w) => w.expires < o.today);
-  const live = applicable.filter((w) => w.expires >= o.today);
+  const expired = applicableWaivers(o.waivers, s.profile.name).filter((w) => w.expires < o.today);
+  const live = liveWaivers(o.waivers, s.profile.name, o.today);
   const failedNow = new Set(s.interfaces.flatMap((i) => i.requirements.filter((r) => r.status === 'failed').map((r) => key(i.name, r.id))));
   const before = o.baseline?.summary;
   const knownBefore = new Set(before?.interfaces.flatMap((i) => i.requirements.map((r) => key(i.name, r.id))) ?? []);

@@ -17,7 +17,7 @@ import { shardWeights } from '../harness/shard-weights.ts';
 import { ROOT } from '../harness/paths.ts';
 import { DEFAULT_PROFILE, RESOLVED_PROFILE_ENV, isStated, loadProfile } from '../harness/profile/load.ts';
 import type { Profile } from '../harness/profile/types.ts';
-import { CATALOGUES, descriptorOf, type InterfaceName } from './interfaces.ts';
+import { CATALOGUES, descriptorOf, isInterfaceName, type InterfaceName } from './interfaces.ts';
 import { freshRunDir, linkLatest } from '../harness/reporter/run-dir.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
@@ -233,21 +233,18 @@ async function weightsOfShards(): Promise<number[] | undefined> {
     cannotRun((e as Error).message);
   }
   if (listed.length < shard.total) return undefined;
-  const planned = (name: string) => {
-    const entry = profile.interfaces[name as InterfaceName];
-    return entry ? descriptorOf(name as InterfaceName).plannedMs({ profile, settings: entry.settings, baseUrl: entry.baseUrl, depth, live: Boolean(entry.baseUrl), workers }) : 0;
-  };
-  return shardWeights(listed, planned, shard.total);
+  return shardWeights(listed, (name) => (isInterfaceName(name) ? plannedMsOf(name) : 0), shard.total);
+}
+
+/** An interface's planned work in this run (its suite's plannedMs): 0 for one the profile leaves out. */
+function plannedMsOf(name: InterfaceName): number {
+  const entry = profile.interfaces[name];
+  return entry ? descriptorOf(name).plannedMs({ profile, settings: entry.settings, baseUrl: entry.baseUrl, depth, live: Boolean(entry.baseUrl), workers }) : 0;
 }
 
 /** The planned work of the run against the time the profile or --max-minutes allows, before anything is sent. */
 function checkPlannedWork(): void {
-  let ms = 0;
-  for (const name of scope) {
-    const d = descriptorOf(name);
-    const entry = profile.interfaces[name]!;
-    ms += d.plannedMs({ profile, settings: entry.settings, baseUrl: entry.baseUrl, depth, live: Boolean(entry.baseUrl), workers });
-  }
+  const ms = scope.reduce((sum, name) => sum + plannedMsOf(name), 0);
   const minutes = ms / 60_000 / Math.max(1, Math.min(workers, 2));
   const limit = args['max-minutes'] !== undefined ? Number(args['max-minutes']) : profile.maxRunMinutes;
   if (limit !== undefined && !(limit > 0)) cannotRun(`--max-minutes ${args['max-minutes']}: give a positive number`);

@@ -19,13 +19,14 @@ import { parseArgs } from 'node:util';
 import YAML from 'yaml';
 import type { Fault } from '../harness/reference.ts';
 import { ROOT, TARGETS_DIR, interfaceOfTestFile, scriptArgs } from '../harness/paths.ts';
-import { CATALOGUES, REGISTRY, isInterfaceName } from './interfaces.ts';
+import { CATALOGUES, REGISTRY, isInterfaceName, type InterfaceName } from './interfaces.ts';
 import { summaryProblems } from '../harness/reporter/summary-schema.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import { checkName, consistency, judgeSharedFaultRun, judgeUnstated, judgeValid, pairKey, readingsOutsideTheirRequirements, unproven, verdictDifferences, type Pair } from './selftest-judge.ts';
 import { firstOtherReadings } from '../harness/readings.ts';
 import { faultsMeetingOpenPoints, singleReadingLanes, tagsOf } from './selftest-readings.ts';
+import { deployTemplate, type TemplateDeployment } from './selftest-template.ts';
 
 const { values } = parseArgs({
   options: {
@@ -69,6 +70,8 @@ const homeProfile = (name: string) => (referenceProfiles.find((p) => p.file === 
 // each, in any letter case or cut short, in everything the runs wrote.
 const credentialVars = [...new Set(referenceProfiles.flatMap((p) => Object.values(p.doc.interfaces ?? {}).flatMap((e) => Object.values(e.credentials ?? {}))))];
 const SECRETS = Object.fromEntries(credentialVars.map((v) => [v, `SelfTest-${v}-${randomBytes(9).toString('base64url')}`]));
+/** Credentials made for runs outside the profiles (the template's deployments), searched for too. */
+const made = new Set<string>();
 
 interface Run {
   name: string;
@@ -78,6 +81,8 @@ interface Run {
   /** The seeded faults of the run (one per interface), or none for a valid configuration. */
   faults: Array<{ interfaceName: string; fault: Fault }>;
   judge: (code: number, summary: RunSummary | undefined) => { problem?: string; proves?: Pair[] };
+  /** Starts what the run targets outside the harness (a live-style deployment): its profile goes first in the args. */
+  prepare?: (dir: string) => Promise<TemplateDeployment>;
 }
 
 if (values.interface && !isInterfaceName(values.interface)) {
@@ -117,6 +122,19 @@ runs.push({ name: OTHER_READINGS, long: true, args: ['--target', path.join('targ
 // The same deployments with a profile that does not state what their testers would: never a failure (a default the
 // harness guessed is not the target's fault), at most untested.
 runs.push({ name: `${OTHER_READINGS}, unstated`, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--unstated', '--strict', '--depth', 'quick', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeUnstated(code, s) }) });
+// The generated profile template, only its base URLs changed, against the references started as live targets with
+// the settings it leaves them: a guess it stated would fail a correct deployment (scripts/selftest-template.ts).
+for (const other of [false, true]) {
+  runs.push({
+    name: `valid generated template, only baseUrl changed${other ? ', in other readings' : ''}`,
+    long: true,
+    args: ['--strict', '--depth', 'quick', ...narrow],
+    faults: [],
+    prepare: (dir) => deployTemplate(covered.map((d) => d.name as InterfaceName), path.join(dir, 'deployment'), other),
+    // In other readings the template states none of them: never failed, at most untested.
+    judge: (code, s) => ({ problem: other ? judgeUnstated(code, s) : judgeValid(code, s) }),
+  });
+}
 for (const lane of singleReadingLanes(covered.map((d) => d.name), (name, id) => claimed.some((p) => p.interfaceName === name && p.requirement === id))) {
   runs.push({
     name: `reading ${lane.readings.map((r) => `${r.point}=${r.reading}`).join(' + ')}`,
@@ -231,14 +249,22 @@ function dirOf(run: Run): string {
 async function execute(run: Run): Promise<{ run: Run; problem?: string; proves: Pair[]; ms: number; output: string }> {
   const started = Date.now();
   const reportDir = dirOf(run);
-  const args = [...scriptArgs('conformance'), ...run.args, '--seed', values.seed!, '--quiet'];
+  let deployment: TemplateDeployment | undefined;
+  try {
+    deployment = await run.prepare?.(path.join(os.tmpdir(), `selftest-${path.basename(reportDir)}-${process.pid}`));
+  } catch (e) {
+    return { run, problem: `its deployment did not start: ${(e as Error).message}`, proves: [], ms: Date.now() - started, output: '' };
+  }
+  for (const v of Object.values(deployment?.env ?? {})) made.add(v);
+  const args = [...scriptArgs('conformance'), ...(deployment ? ['--target', deployment.file] : []), ...run.args, '--seed', values.seed!, '--quiet'];
   let output = '';
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '', HARNESS_SELFTEST: '1', ...SECRETS }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '', HARNESS_SELFTEST: '1', ...SECRETS, ...deployment?.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('exit', (c) => resolve(c ?? 2));
   });
+  await deployment?.stop();
   const file = path.join(reportDir, 'summary.json');
   const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunSummary) : undefined;
   const verdict = run.judge(code, summary);
@@ -364,7 +390,7 @@ async function browserCheck(html: string): Promise<string | undefined> {
 // Each secret and all but its last character (a prefix the checks derive), in any letter case; and the secrets the
 // references plant in their own state (a provider's password), which the harness must redact as the target's.
 const planted = REGISTRY.flatMap((d) => d.reference.planted ?? []);
-const needles = [...Object.values(SECRETS).flatMap((k) => [k, k.slice(0, -1)]), ...planted];
+const needles = [...[...Object.values(SECRETS), ...made].flatMap((k) => [k, k.slice(0, -1)]), ...planted];
 const leaks = findSecret(SELFTEST_DIR, needles).concat(results.filter((r) => needles.some((n) => r.output.toLowerCase().includes(n.toLowerCase()))).map((r) => `output of ${r.run.name}`));
 console.log(
   leaks.length

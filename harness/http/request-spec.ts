@@ -19,6 +19,13 @@ export interface RequestSpec {
   authenticate?: boolean;
   /** Which of the profile's credentials the authentication step uses, where an interface has several (API keys). */
   credential?: string;
+  /**
+   * Set by an authentication step that used state it remembered (a session token from an earlier login), never by a
+   * check: called when the request is refused 401 or 403, it forgets that state and answers whether the request is
+   * worth sending once more. A deployment may end a session early where its document is silent (a key's new login
+   * revoking its older tokens), and a token another test's login revoked is the harness's stale state, not a refusal.
+   */
+  renewSession?: () => boolean;
   /** The local address to send from (a loopback address other than 127.0.0.1, to come from outside a whitelist). */
   from?: string;
   label?: string;

@@ -196,14 +196,17 @@ const sessions = new Map<string, { token: string; authorizer: string; at: number
 /** Logged in again well before the documented 24 hours run out. */
 const SESSION_REUSE_MS = 60 * 60 * 1000;
 
-/** A session token for a key: logged in once per process and key, again after an hour. */
-export async function sessionFor(secrets: Secrets, key: string, ctx: AuthenticationContext): Promise<{ token: string; authorizer: string }> {
+/**
+ * A session token for a key: logged in once per process and key, again after an hour. `remembered`: the token came
+ * from an earlier login, which a later login of the same key (another test's) may have revoked (A-NS-SESSIONS-PER-KEY).
+ */
+export async function sessionFor(secrets: Secrets, key: string, ctx: AuthenticationContext): Promise<{ token: string; authorizer: string; remembered?: boolean }> {
   const cacheKey = `${ctx.baseUrl} ${key}`;
   const hit = sessions.get(cacheKey);
   if (hit && Date.now() - hit.at < SESSION_REUSE_MS) {
     secrets.add(`${key}_token`, hit.token);
     secrets.add(`${key}_authorizer`, hit.authorizer);
-    return hit;
+    return { ...hit, remembered: true };
   }
   const { session, attempts } = await tryLogin((r) => ctx.send(r), secrets, key, { baseUrl: ctx.baseUrl, settings: ctx.settings as ExchangeSessionSettings });
   if (!session) {
@@ -249,7 +252,14 @@ export async function authenticate(request: RequestSpec, secrets: Secrets, ctx: 
   const given = request.headers ?? {};
   const has = (name: string) => Object.keys(given).some((h) => h.toLowerCase() === name.toLowerCase());
   const headers: Record<string, string | undefined> = {};
-  if (!has('Authorization')) headers.Authorization = `Bearer ${(await sessionFor(secrets, key, ctx)).token}`;
+  let renewSession: (() => boolean) | undefined;
+  if (!has('Authorization')) {
+    const session = await sessionFor(secrets, key, ctx);
+    headers.Authorization = `Bearer ${session.token}`;
+    // A remembered token that is refused may have been revoked by a later login of the key (another test's, in a
+    // deployment with one session per key): forgotten, and the request sent once more after a fresh login.
+    if (session.remembered) renewSession = () => (forgetSession(key), true);
+  }
   if (isWrite(settings, request.method, request.path.split('?')[0])) {
     const nonce = has('BX-NONCE') ? Object.entries(given).find(([h]) => h.toLowerCase() === 'bx-nonce')?.[1] : String(nextNonce(key));
     if (!has('BX-NONCE')) headers['BX-NONCE'] = nonce;
@@ -264,7 +274,7 @@ export async function authenticate(request: RequestSpec, secrets: Secrets, ctx: 
       headers['BX-SIGNATURE'] = signature;
     }
   }
-  return { ...request, headers: { ...headers, ...given } };
+  return { ...request, headers: { ...headers, ...given }, ...(renewSession ? { renewSession } : {}) };
 }
 
 function signWith(settings: ExchangeSessionSettings, secrets: Secrets, key: string, message: string): string {

@@ -39,6 +39,28 @@ test('against a live target, a 429 the run did not provoke is waited out and the
   assert.ok(Date.now() - t0 >= 1000, 'waited the announced second');
 });
 
+test('a remembered session refused 401/403 is forgotten and the request sent once more with a fresh one; a fresh one refused is the answer', async () => {
+  const valid = new Set(['fresh-2']);
+  const url = await serve((req, res) => res.writeHead(valid.has(String(req.headers.authorization)) ? 200 : 403).end('{}'));
+  let remembered: string | undefined = 'revoked-by-another-login';
+  let logins = 0;
+  const c = new Client({
+    interfaceName: 'test', baseUrl: url, secrets: new Secrets(), timeoutMs: 3000, live: false, requestsPerSecond: 0,
+    authenticate: (r) => {
+      const token = remembered ?? `fresh-${++logins + 1}`;
+      const renewSession = remembered ? () => ((remembered = undefined), true) : undefined;
+      return { ...r, headers: { Authorization: token }, ...(renewSession ? { renewSession } : {}) };
+    },
+  });
+  const r = await c.send({ method: 'GET', path: '/', authenticate: true });
+  assert.equal(r.status, 200, 'sent again after a fresh login');
+  assert.equal(logins, 1);
+  valid.clear();
+  const again = await c.send({ method: 'GET', path: '/', authenticate: true });
+  assert.equal(again.status, 403, 'a fresh session refused is not sent again');
+  assert.equal(logins, 2);
+});
+
 test('a 429 provoked on purpose is returned as it is', async () => {
   const url = await serve((_req, res) => res.writeHead(429, { 'Retry-After': '1' }).end());
   const r = await client(url, true).send({ method: 'GET', path: '/', provokesLimit: true });

@@ -42,15 +42,36 @@ export async function runPlaywright(env: NodeJS.ProcessEnv, grep: string | undef
   // TypeScript loader of this command's (tsx) would only put a second loader in front of every import there.
   process.execArgv = withoutLoaders(process.execArgv);
   const config = await api.loadConfig(CONFIG, { argv: process.argv });
-  const status = await api.runAll(config, { ...(grep ? { grep } : {}), ...(shardWeights ? { shardWeights } : {}) });
-  return status === 'passed' ? 0 : status === 'interrupted' ? 130 : 1;
+  const shown = hideTerminalFromHtmlReporter();
+  try {
+    const status = await api.runAll(config, { ...(grep ? { grep } : {}), ...(shardWeights ? { shardWeights } : {}) });
+    return status === 'passed' ? 0 : status === 'interrupted' ? 130 : 1;
+  } finally {
+    shown();
+  }
+}
+
+/**
+ * Playwright's HTML reporter ends a run at a terminal with "To open last HTML report run: npx playwright show-report
+ * <folder>": its own report, while the run's last line names the conformance report, the one to read. It prints that
+ * hint only when stdin is a terminal (the run reads nothing from stdin), so stdin is not one while Playwright runs.
+ */
+function hideTerminalFromHtmlReporter(): () => void {
+  const own = Object.getOwnPropertyDescriptor(process.stdin, 'isTTY');
+  if (!process.stdin.isTTY) return () => {};
+  Object.defineProperty(process.stdin, 'isTTY', { value: false, configurable: true });
+  return () => {
+    if (own) Object.defineProperty(process.stdin, 'isTTY', own);
+    else delete (process.stdin as { isTTY?: boolean }).isTTY;
+  };
 }
 
 function runChild(env: NodeJS.ProcessEnv, grep: string | undefined): Promise<number> {
   const args = [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', CONFIG];
   if (grep) args.push('--grep', grep);
   return new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: 'inherit' });
+    // stdin not a terminal: no "To open last HTML report" hint of Playwright's (see hideTerminalFromHtmlReporter).
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('exit', (c, signal) => resolve(c ?? (signal ? 130 : 2)));
     child.on('error', () => resolve(2));
   });

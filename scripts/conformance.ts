@@ -11,6 +11,7 @@ import { AFTER_RUN_HELP, AFTER_RUN_OPTIONS, failureBlocks, finalLine, finishRun,
 import { closeAgents } from '../harness/http/client.ts';
 import { clientFor } from '../harness/http/client-for.ts';
 import { ENV, depthFactor, parseShard } from '../harness/options.ts';
+import { PLANNED_TESTS_ENV, writePlannedTests } from '../harness/planned-tests.ts';
 import { applyReadings, parseReadings } from '../harness/readings.ts';
 import { listTests, runPlaywright } from '../harness/playwright-run.ts';
 import { shardWeights } from '../harness/shard-weights.ts';
@@ -18,7 +19,7 @@ import { ROOT } from '../harness/paths.ts';
 import { DEFAULT_PROFILE, RESOLVED_PROFILE_ENV, isStated, loadProfile } from '../harness/profile/load.ts';
 import type { Profile } from '../harness/profile/types.ts';
 import { CATALOGUES, descriptorOf, isInterfaceName, type InterfaceName } from './interfaces.ts';
-import { freshRunDir, linkLatest } from '../harness/reporter/run-dir.ts';
+import { LATEST, freshRunDir, linkLatest } from '../harness/reporter/run-dir.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
 import { credentialVariables, interfacesInScope, missingCredentials, mountedUrl, secretsFor } from '../harness/targets.ts';
@@ -204,6 +205,8 @@ env[ENV.reportDir] = runDir;
 const summaryFile = path.join(runDir, 'summary.json');
 rmSync(summaryFile, { force: true });
 rmSync(path.join(runDir, 'blob'), { recursive: true, force: true });
+// Each test's duration in the last run of this profile and depth: the console announces a long test with it.
+env[PLANNED_TESTS_ENV] = writePlannedTests(runDir, { profileName: profile.name, depth: depthAsked || 'default', history: afterRun.history, latest: LATEST });
 const code = await runPlaywright(env, args.grep, await weightsOfShards());
 if (!existsSync(summaryFile)) cannotRun(`the run ended (playwright exit ${code}) without writing ${path.relative(process.cwd(), summaryFile)}`);
 if (!explicitDir) linkLatest(runDir);

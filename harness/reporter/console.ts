@@ -1,5 +1,6 @@
 import type { FullResult, Reporter, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { interfaceOfTest } from '../paths.ts';
+import { readPlannedTests, testKey } from '../planned-tests.ts';
 import { PROGRESS_STEP, WAITING_STEP } from '../progress.ts';
 import { ANNOTATION, type Verdict } from '../verdicts.ts';
 
@@ -13,6 +14,9 @@ interface Running {
   at?: string;
   atSince?: number;
 }
+
+/** A test planned to take this long or longer is announced when it starts; a shorter one is heard of when it ends. */
+const ANNOUNCED_FROM_MS = 10_000;
 
 const seconds = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
 
@@ -28,6 +32,8 @@ export default class ConsoleReporter implements Reporter {
   private timer: NodeJS.Timeout | undefined;
   private readonly tty = Boolean(process.stdout.isTTY) && !process.env.CI;
   private statusShown = false;
+  /** Each test's duration in the last run of this profile and depth (harness/planned-tests.ts). */
+  private readonly planned = readPlannedTests();
 
   constructor(private readonly options: { quiet?: boolean } = {}) {}
 
@@ -41,7 +47,10 @@ export default class ConsoleReporter implements Reporter {
   }
 
   onTestBegin(test: TestCase): void {
-    this.running.set(test.id, { title: `${interfaceOfTest(test.titlePath())} › ${test.title}`, startedAt: Date.now() });
+    const title = testKey(interfaceOfTest(test.titlePath()), test.title);
+    this.running.set(test.id, { title, startedAt: Date.now() });
+    const planned = this.planned[title];
+    if (!this.options.quiet && planned !== undefined && planned >= ANNOUNCED_FROM_MS) this.write(`run  ${title}: planned about ${seconds(planned)} (its last run)`);
   }
 
   onStepBegin(test: TestCase, _result: TestResult, step: TestStep): void {

@@ -1,0 +1,49 @@
+/**
+ * How long each test is planned to take, for the console's line when a long test starts (harness/reporter/console.ts):
+ * measured, as the last run of the same profile at the same depth took it (its summary's timing), from the nightly
+ * history (--history) or the previous run's report (reports/latest). A suite's own plan is per interface, not per
+ * test, and a guess per test would be wrong where it matters (a window of the profile's); a test no earlier run timed
+ * gets no planned figure, and the heartbeat speaks for it after 30 s.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadHistory } from './trend.ts';
+import type { RunSummary } from './reporter/summary.ts';
+
+/** Where the console finds the plan: a JSON file of test key -> milliseconds, written by the conformance command. */
+export const PLANNED_TESTS_ENV = 'HARNESS_PLANNED_TESTS';
+
+/** The key of a test in the plan: its interface and title, as the summary's timing and the console both name it. */
+export const testKey = (interfaceName: string, title: string) => `${interfaceName} › ${title}`;
+
+/** The durations of the last earlier run of this profile and depth among these summaries (newest last). */
+export function plannedFrom(summaries: readonly RunSummary[], profileName: string, depth: string): Record<string, number> {
+  const last = [...summaries].reverse().find((s) => s.profile?.name === profileName && s.depth === depth && Array.isArray(s.timing) && !s.shard);
+  return Object.fromEntries((last?.timing ?? []).map((t) => [testKey(t.interfaceName, t.test), t.durationMs]));
+}
+
+/** Reads the earlier runs (the history folder's, else the previous report's) and writes the plan into the run's folder. */
+export function writePlannedTests(runDir: string, o: { profileName: string; depth: string; history?: string; latest: string }): string {
+  const summaries = o.history ? loadHistory(o.history) : [];
+  const previous = path.join(o.latest, 'summary.json');
+  if (summaries.length === 0 && existsSync(previous)) {
+    try {
+      summaries.push(JSON.parse(readFileSync(previous, 'utf8')) as RunSummary);
+    } catch {
+      // a summary cut short by an interrupted run: no plan
+    }
+  }
+  const file = path.join(runDir, 'planned-tests.json');
+  writeFileSync(file, JSON.stringify(plannedFrom(summaries, o.profileName, o.depth)));
+  return file;
+}
+
+/** The plan the conformance command wrote for this run, or none. */
+export function readPlannedTests(file = process.env[PLANNED_TESTS_ENV]): Record<string, number> {
+  if (!file) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}

@@ -5,7 +5,7 @@
  * test, and a guess per test would be wrong where it matters (a window of the profile's); a test no earlier run timed
  * gets no planned figure, and the heartbeat speaks for it after 30 s.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadHistory } from './trend.ts';
 import type { RunSummary } from './reporter/summary.ts';
@@ -22,8 +22,19 @@ export function plannedFrom(summaries: readonly RunSummary[], profileName: strin
   return Object.fromEntries((last?.timing ?? []).map((t) => [testKey(t.interfaceName, t.test), t.durationMs]));
 }
 
-/** Reads the earlier runs (the history folder's, else the previous report's) and writes the plan into the run's folder. */
-export function writePlannedTests(runDir: string, o: { profileName: string; depth: string; history?: string; latest: string }): string {
+/**
+ * Reads the earlier runs (the history folder's, else the previous report's) and writes the plan into the run's folder
+ * (created if missing). A plan is a courtesy: what cannot be read or written leaves the run without one, never stops it.
+ */
+export function writePlannedTests(runDir: string, o: { profileName: string; depth: string; history?: string; latest: string }): string | undefined {
+  try {
+    return writePlan(runDir, o);
+  } catch {
+    return undefined;
+  }
+}
+
+function writePlan(runDir: string, o: { profileName: string; depth: string; history?: string; latest: string }): string {
   const summaries = o.history ? loadHistory(o.history) : [];
   const previous = path.join(o.latest, 'summary.json');
   if (summaries.length === 0 && existsSync(previous)) {
@@ -33,6 +44,7 @@ export function writePlannedTests(runDir: string, o: { profileName: string; dept
       // a summary cut short by an interrupted run: no plan
     }
   }
+  mkdirSync(runDir, { recursive: true });
   const file = path.join(runDir, 'planned-tests.json');
   writeFileSync(file, JSON.stringify(plannedFrom(summaries, o.profileName, o.depth)));
   return file;

@@ -206,7 +206,8 @@ const summaryFile = path.join(runDir, 'summary.json');
 rmSync(summaryFile, { force: true });
 rmSync(path.join(runDir, 'blob'), { recursive: true, force: true });
 // Each test's duration in the last run of this profile and depth: the console announces a long test with it.
-env[PLANNED_TESTS_ENV] = writePlannedTests(runDir, { profileName: profile.name, depth: depthAsked || 'default', history: afterRun.history, latest: LATEST });
+const plan = writePlannedTests(runDir, { profileName: profile.name, depth: depthAsked || 'default', history: afterRun.history, latest: LATEST });
+if (plan) env[PLANNED_TESTS_ENV] = plan;
 const code = await runPlaywright(env, args.grep, await weightsOfShards());
 if (!existsSync(summaryFile)) cannotRun(`the run ended (playwright exit ${code}) without writing ${path.relative(process.cwd(), summaryFile)}`);
 if (!explicitDir) linkLatest(runDir);

@@ -11,33 +11,28 @@ import { readFileSync } from 'node:fs';
 import { yaml } from './yaml.ts';
 import { describeErrors } from './profile/load.ts';
 import { countedFailures, exitCodeOf, isCounted, type RunSummary } from './reporter/summary.ts';
+import { summarySchemas } from './reporter/summary-types.ts';
 import { makeAjv } from './validation/ajv.ts';
+import { builtOnce } from '../interfaces/kit/lazy.ts';
+import { typeBox } from '../interfaces/kit/typebox.ts';
 import { INTERFACES } from '../interfaces/registry.ts';
 import { loadSpec } from './spec/load.ts';
 
-
-const WAIVERS_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['waivers'],
-  properties: {
-    waivers: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['requirement', 'reason', 'acceptedBy', 'expires'],
-        properties: {
-          requirement: { type: 'string', pattern: '^[A-Z]+(-[A-Z0-9]+)+$' },
-          target: { type: 'string', minLength: 1 },
-          reason: { type: 'string', minLength: 1 },
-          acceptedBy: { type: 'string', minLength: 1 },
-          expires: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
-        },
-      },
+/**
+ * The waivers file (--waivers): `{ waivers: [...] }`, each entry the summary's own waiver schema, so that the file a
+ * team writes and the gate's view of it in summary.json cannot disagree. Published as schemas/waivers.schema.json.
+ */
+export const waiversSchema = builtOnce(() => {
+  const Type = typeBox();
+  return Type.Object(
+    { waivers: Type.Array(summarySchemas().waiver) },
+    {
+      additionalProperties: false,
+      title: 'Waivers of the CI gate (--waivers)',
+      description: 'Known failures a release may ship with, each with a reason, who accepted it and the last day it holds. A waived failure no longer decides the exit code; an expired waiver fails the run by name.',
     },
-  },
-} as const;
+  );
+});
 
 /** The waivers of a file, or an error naming each field that is wrong. */
 export function loadWaivers(file: string): Waiver[] {
@@ -47,7 +42,7 @@ export function loadWaivers(file: string): Waiver[] {
   } catch (e) {
     throw new Error(`${file}: cannot read the waivers (${(e as Error).message.split('\n')[0]})`);
   }
-  const validate = makeAjv().compile(WAIVERS_SCHEMA);
+  const validate = makeAjv().compile(waiversSchema());
   if (!validate(data)) throw new Error(`${file}: ${describeErrors(validate.errors ?? [])}`);
   const waivers = (data as { waivers: Waiver[] }).waivers;
   const bad = waivers.filter((w) => Number.isNaN(Date.parse(`${w.expires}T00:00:00Z`)));

@@ -9,7 +9,8 @@ import type { Exchange } from './http/exchange.ts';
  * - not-applicable: the profile rules it out (an endpoint switched off, writes forbidden);
  * - flagged: an advisory's risk is present.
  */
-export type VerdictStatus = 'passed' | 'failed' | 'inconclusive' | 'not-tested' | 'not-applicable' | 'flagged';
+export const VERDICT_STATUSES = ['passed', 'failed', 'inconclusive', 'not-tested', 'not-applicable', 'flagged'] as const;
+export type VerdictStatus = (typeof VERDICT_STATUSES)[number];
 
 /** A failed check's evidence: what was sent and received, what was expected, and how to see it again. */
 export interface Evidence {

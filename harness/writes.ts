@@ -1,28 +1,47 @@
+import type { Static } from '@sinclair/typebox';
+import { builtOnce } from '../interfaces/kit/lazy.ts';
+import { typeBox } from '../interfaces/kit/typebox.ts';
 import type { AnswerKind } from './answers.ts';
 import { recordDone, recordIntent, recordUpdate } from './journal.ts';
+import { choice } from './validation/choice.ts';
 
 /**
- * A request of the run to an operation the spec marks x-write: accepted (a 2xx: it changed the target's state), or
- * sent to be refused and answered otherwise (`outcome`), which a deployment that wrongly accepted it would have taken
- * as a write too.
+ * A request of the run to an operation the spec marks x-write, as summary.json lists it ($defs/write of
+ * schemas/summary.schema.json, published from this schema by `npm run generate`). Built on first use: TypeBox loads
+ * only in a process that publishes or checks a schema, never in a test worker that merely journals writes.
  */
-export interface WriteRecord {
-  interfaceName: string;
-  operation: string;
-  what: string;
-  /** The label of the request that wrote (which check sent it, and why). */
-  request?: string;
-  /**
-   * Sent while the profile forbids writes: only requests the document says must be refused are sent then, so this is
-   * a target that accepted one of them. Always shown, flagged, in the report.
-   */
-  acceptedWhileForbidden?: boolean;
-  /** Not accepted: refused (a 4xx), or anything else (a 5xx, a 429, a redirect). Absent: accepted. */
-  outcome?: 'refused' | 'other';
-  undo?: string;
-  undone?: boolean;
-  undoError?: string;
-}
+export const writeRecordSchema = builtOnce(() => {
+  const Type = typeBox();
+  return Type.Object(
+    {
+      interfaceName: Type.String(),
+      operation: Type.String(),
+      what: Type.String(),
+      request: Type.Optional(Type.String({ description: 'The label of the request that wrote (which check sent it, and why).' })),
+      acceptedWhileForbidden: Type.Optional(
+        Type.Literal(true, {
+          description:
+            'Sent while the profile forbids writes: only requests the document says must be refused are sent then, so this is a target that accepted one of them. Always shown, flagged, in the report.',
+        }),
+      ),
+      outcome: Type.Optional(
+        choice(['refused', 'other'], {
+          description: "Not accepted: refused (a 4xx) or anything else (a 5xx, a 429, a redirect). Absent: accepted, so it changed the target's state.",
+        }),
+      ),
+      undo: Type.Optional(Type.String()),
+      undone: Type.Optional(Type.Boolean()),
+      undoError: Type.Optional(Type.String()),
+    },
+    {
+      additionalProperties: false,
+      description:
+        "A request of the run to an operation the spec marks x-write: accepted (a 2xx: it changed the target's state), or sent to be refused and answered otherwise (outcome), which a deployment that wrongly accepted it would have taken as a write too.",
+    },
+  );
+});
+
+export type WriteRecord = Static<ReturnType<typeof writeRecordSchema>>;
 
 /**
  * The journal of a test's writes. The client records every 2xx to a write operation, whatever check sent it; a check

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ROOT } from '../paths.ts';
 import { makeAjv } from '../validation/ajv.ts';
 
-/** The published schema of summary.json (schemas/summary.schema.json). */
+/** The published schema of summary.json (schemas/summary.schema.json, written by `npm run generate` from ./summary-types.ts). */
 export const SUMMARY_SCHEMA_FILE = path.join(ROOT, 'schemas', 'summary.schema.json');
 
 let validate: ReturnType<ReturnType<typeof makeAjv>['compile']> | undefined;

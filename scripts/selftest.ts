@@ -33,9 +33,11 @@ const { values } = parseArgs({
     only: { type: 'string' }, // a substring of run names, to iterate on a few
     interface: { type: 'string' }, // one interface's runs alone: its valid configurations, readings and faults
     seed: { type: 'string', default: '20261123' },
-    // Runs mostly wait (fault runs use one worker, chat's sit out windows, usage's wait out a pipeline's lag): on
-    // 2 cores, 4 runs at once took 1093 s and 6 took 808 s, with no run's verdict changed.
-    jobs: { type: 'string', default: String(2 * os.availableParallelism() + 2) },
+    // Runs mostly wait (fault runs use one worker and shrink through polls that wait out a settle time, chat's sit out
+    // windows, usage's wait out a pipeline's lag): a fault run of four interfaces took 33 s for 8 s of CPU. On 2
+    // cores, 4 runs at once took 1093 s and 6 took 808 s; with 215 runs, 10 at once took 784 s (1.7 cores busy), where
+    // the previous CI took 896 s at 6 for 213. No run's verdict changed.
+    jobs: { type: 'string', default: String(4 * os.availableParallelism() + 2) },
     'no-browser': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },

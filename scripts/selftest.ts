@@ -1,6 +1,8 @@
 /**
  * npm run selftest: proves the checks against the embedded reference (the judgement itself: scripts/selftest-judge.ts).
  *  - every valid configuration (each targets/reference*.yaml) must pass cleanly, shoulds included (--strict);
+ *  - so must the generated profile template, only its base URLs changed, against the references started as live
+ *    targets in their default readings; in their other readings it is never failed (scripts/selftest-template.ts);
  *  - every seeded fault must fail the requirements it names, break no check, and blame nothing its entry does not name;
  *  - every (check, requirement) pair the suites claim must be made to fail by at least one fault;
  *  - every run's summary fits the published schema and its per-requirement JUnit counts what the exit code counts;

@@ -1,12 +1,13 @@
 /**
- * npm run lint:specs: Redocly's lint of every spec the registry names (no telemetry, no update check), then the lint
+ * npm run lint:specs: Redocly's lint of every spec the registry names, and of a planned interface's once it is written
+ * (no telemetry, no update check), then the lint
  * of their open points against each reference's readings (harness/spec/open-points.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, SPECS_DIR } from '../harness/paths.ts';
-import { INTERFACES, REGISTRY } from './interfaces.ts';
+import { INTERFACES, PLANNED, REGISTRY } from './interfaces.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import { openPointProblems } from '../harness/spec/open-points.ts';
 import { answerHelp } from './help.ts';
@@ -14,7 +15,8 @@ import { answerHelp } from './help.ts';
 answerHelp(`npm run lint:specs
   Redocly's lint of every spec, then each spec's open points against its reference's readings. Exit 1 on a problem.`);
 
-const specs = INTERFACES.map((name) => path.join(SPECS_DIR, `${name}.yaml`));
+// A planned interface's spec is linted as soon as it is written, before its reference and suite exist.
+const specs = [...INTERFACES, ...PLANNED].map((name) => path.join(SPECS_DIR, `${name}.yaml`)).filter((file, i) => i < INTERFACES.length || existsSync(file));
 const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'redocly'), ['lint', '--format=stylish', ...specs], {
   cwd: ROOT,
   stdio: 'inherit',

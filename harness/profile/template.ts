@@ -9,6 +9,7 @@
  * someone else's deployment (an active `onlinePlayers: 60` failed a correct bridge with 12 players online).
  */
 import type { TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import { definitionOf, type InterfaceName } from '../../interfaces/registry.ts';
 import { loadSpec, openPointTreatment } from '../spec/load.ts';
@@ -20,20 +21,11 @@ type Yaml = ReturnType<typeof yaml>;
 /** A pair whose key and value are nodes (createPair makes them so), for their comments. */
 type NodePair = Pair<Node, Node>;
 
-/** What a setting holds when the profile leaves it out: its default, with its members' own defaults filled in. */
-export function effectiveDefault(schema: Schema): unknown {
-  // An object with a default ({} mostly) is filled in member by member by the loader; one without is absent.
-  if (schema.type === 'object' && schema.properties && typeof schema.default === 'object' && schema.default !== null && !Array.isArray(schema.default)) {
-    const out: Record<string, unknown> = { ...(schema.default as Record<string, unknown>) };
-    for (const [k, s] of Object.entries(schema.properties)) {
-      if (out[k] !== undefined) continue;
-      const v = effectiveDefault(s);
-      if (v !== undefined) out[k] = v;
-    }
-    return out;
-  }
-  return schema.default;
-}
+/**
+ * What a setting holds when the profile leaves it out: TypeBox's own defaulting, as the loader fills a profile in (an
+ * object with a default gets its members' defaults; one without stays absent).
+ */
+const effectiveDefault = (schema: Schema): unknown => Value.Default(schema, undefined);
 
 const isEmpty = (v: unknown) => v === undefined || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
 

@@ -22,8 +22,9 @@ type Yaml = ReturnType<typeof yaml>;
 type NodePair = Pair<Node, Node>;
 
 /**
- * What a setting holds when the profile leaves it out: TypeBox's own defaulting, as the loader fills a profile in (an
- * object with a default gets its members' defaults; one without stays absent).
+ * What a setting holds when the profile leaves it out: TypeBox's own defaulting, which agrees with the loader's (ajv's
+ * useDefaults) on every setting of every entry: an object with a default gets its members' defaults, one without
+ * stays absent.
  */
 const effectiveDefault = (schema: Schema): unknown => Value.Default(schema, undefined);
 

@@ -115,20 +115,24 @@ const schemas = builtOnce(() => {
     { additionalProperties: false, default: {}, description: 'How the order lookup answers: the status and filled-quantity members, and which statuses mean what.' },
   );
 
-  /** One API key of a live target's pool: every value is the name of an environment variable. */
+  /** What a tester knows of a pool key beyond its secrets, whatever its type. */
+  const keyFacts = {
+    /** true when the key's IP whitelist leaves out the machine the harness runs on (a login must then be refused). */
+    whitelistExcludesHarness: Type.Optional(Type.Boolean()),
+    /**
+     * false: the exchange issued this key without trading permission (a read-only key). The document shows no
+     * permissions; such a key is used only to check that an order sent with it is refused (A-GEN-ROLE).
+     */
+    trading: Type.Optional(Type.Boolean()),
+  };
+  /** One API key of a live target's pool: every value but keyFacts is the name of an environment variable. */
   const PoolKey = Type.Union([
     Type.Object(
       {
         type: Type.Literal('hmac'),
         publicKey: EnvName,
         secret: EnvName,
-        /** true when the key's IP whitelist leaves out the machine the harness runs on (a login must then be refused). */
-        whitelistExcludesHarness: Type.Optional(Type.Boolean()),
-        /**
-         * false: the exchange issued this key without trading permission (a read-only key). The document shows no
-         * permissions; such a key is used only to check that an order sent with it is refused (A-GEN-ROLE).
-         */
-        trading: Type.Optional(Type.Boolean()),
+        ...keyFacts,
       },
       { additionalProperties: false },
     ),
@@ -139,8 +143,7 @@ const schemas = builtOnce(() => {
         privateKey: EnvName,
         /** The key's `metadata` as the exchange handed it out (base64; holds the userId). */
         metadata: EnvName,
-        whitelistExcludesHarness: Type.Optional(Type.Boolean()),
-        trading: Type.Optional(Type.Boolean()),
+        ...keyFacts,
       },
       { additionalProperties: false },
     ),

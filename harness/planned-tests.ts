@@ -5,9 +5,8 @@
  * test, and a guess per test would be wrong where it matters (a window of the profile's); a test no earlier run timed
  * gets no planned figure, and the heartbeat speaks for it after 30 s.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadHistory } from './trend.ts';
 import type { RunSummary } from './reporter/summary.ts';
 
 /** Where the console finds the plan: a JSON file of test key -> milliseconds, written by the conformance command. */
@@ -35,19 +34,28 @@ export function writePlannedTests(runDir: string, o: { profileName: string; dept
 }
 
 function writePlan(runDir: string, o: { profileName: string; depth: string; history?: string; latest: string }): string {
-  const summaries = o.history ? loadHistory(o.history) : [];
-  const previous = path.join(o.latest, 'summary.json');
-  if (summaries.length === 0 && existsSync(previous)) {
-    try {
-      summaries.push(JSON.parse(readFileSync(previous, 'utf8')) as RunSummary);
-    } catch {
-      // a summary cut short by an interrupted run: no plan
-    }
+  // The history's files are named by time: read newest first, and only until one matches (a nightly history grows).
+  const candidates = o.history && existsSync(o.history) ? readdirSync(o.history).filter((f) => f.endsWith('.json')).sort().reverse().map((f) => path.join(o.history!, f)) : [];
+  candidates.push(path.join(o.latest, 'summary.json'));
+  let plan: Record<string, number> = {};
+  for (const candidate of candidates) {
+    const summary = readSummary(candidate);
+    plan = summary ? plannedFrom([summary], o.profileName, o.depth) : {};
+    if (Object.keys(plan).length) break;
   }
   mkdirSync(runDir, { recursive: true });
   const file = path.join(runDir, 'planned-tests.json');
-  writeFileSync(file, JSON.stringify(plannedFrom(summaries, o.profileName, o.depth)));
+  writeFileSync(file, JSON.stringify(plan));
   return file;
+}
+
+/** A summary file, or undefined when it is missing or not one (cut short by an interrupted run). */
+function readSummary(file: string): RunSummary | undefined {
+  try {
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunSummary) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The plan the conformance command wrote for this run, or none. */

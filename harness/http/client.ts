@@ -50,8 +50,8 @@ export interface Reply<T = any> {
    */
   headersAt: number;
   exchange: Exchange;
-  /** Refused 401/403 after the authentication step used a session it remembered and has now forgotten: send() sends again. */
-  staleSession?: boolean;
+  /** Refused 401/403 after the authentication step used a session it remembered: send() asks it whether to send again. */
+  renewSession?: () => Promise<boolean>;
 }
 
 /**
@@ -198,7 +198,7 @@ export class Client {
     // its rate where the document shows no limit (an open point of its own), and the reference can take that reading.
     let reply = await this.once<T>(spec);
     // Sent once more with a fresh session, when the step's remembered one was refused (see RequestSpec.renewSession).
-    if (reply.staleSession) reply = await this.once<T>(spec);
+    if (reply.renewSession && (await reply.renewSession())) reply = await this.once<T>(spec);
     if (!spec.provokesLimit && reply.status === 429) {
       const wait = Number(reply.headers['retry-after']);
       if (Number.isFinite(wait) && wait >= 0 && wait <= MAX_RETRY_AFTER_WAIT_S) {
@@ -376,7 +376,7 @@ export class Client {
         receivedAt,
         headersAt,
         exchange,
-        ...((res.statusCode === 401 || res.statusCode === 403) && spec.renewSession?.() ? { staleSession: true } : {}),
+        ...((res.statusCode === 401 || res.statusCode === 403) && spec.renewSession ? { renewSession: spec.renewSession } : {}),
       };
     } catch (e) {
       throw harnessErrorAfterAnswer(e, `${spec.method} ${url}`, res.statusCode, secrets);

@@ -21,11 +21,13 @@ export interface RequestSpec {
   credential?: string;
   /**
    * Set by an authentication step that used state it remembered (a session token from an earlier login), never by a
-   * check: called when the request is refused 401 or 403, it forgets that state and answers whether the request is
-   * worth sending once more. A deployment may end a session early where its document is silent (a key's new login
-   * revoking its older tokens), and a token another test's login revoked is the harness's stale state, not a refusal.
+   * check: called when the request is refused 401 or 403, it finds out whether that state went stale (the token is
+   * refused on a harmless read too), forgets it if so, and answers whether the request is worth sending once more. A
+   * deployment may end a session early where its document is silent (a key's new login revoking its older tokens): a
+   * token another test's login revoked is the harness's stale state, not a refusal; a refusal for anything else (a
+   * nonce, a scope) leaves the session as it was and the answer stands.
    */
-  renewSession?: () => boolean;
+  renewSession?: () => Promise<boolean>;
   /** The local address to send from (a loopback address other than 127.0.0.1, to come from outside a whitelist). */
   from?: string;
   label?: string;

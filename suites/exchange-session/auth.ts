@@ -193,6 +193,9 @@ export async function tryLogin(
 // The authentication step (the suite's): token, nonce, write signature
 
 const sessions = new Map<string, { token: string; authorizer: string; at: number }>();
+/** Logins under way, per key: requests that need a session at once share one login (a second would revoke the first's token where a key holds one session). */
+const loggingIn = new Map<string, Promise<{ token: string; authorizer: string }>>();
+const sessionKeyOf = (ctx: AuthenticationContext, key: string) => `${ctx.baseUrl} ${key}`;
 /** Logged in again well before the documented 24 hours run out. */
 const SESSION_REUSE_MS = 60 * 60 * 1000;
 
@@ -201,13 +204,27 @@ const SESSION_REUSE_MS = 60 * 60 * 1000;
  * from an earlier login, which a later login of the same key (another test's) may have revoked (A-NS-SESSIONS-PER-KEY).
  */
 export async function sessionFor(secrets: Secrets, key: string, ctx: AuthenticationContext): Promise<{ token: string; authorizer: string; remembered?: boolean }> {
-  const cacheKey = `${ctx.baseUrl} ${key}`;
+  const cacheKey = sessionKeyOf(ctx, key);
   const hit = sessions.get(cacheKey);
   if (hit && Date.now() - hit.at < SESSION_REUSE_MS) {
     secrets.add(`${key}_token`, hit.token);
     secrets.add(`${key}_authorizer`, hit.authorizer);
     return { ...hit, remembered: true };
   }
+  let login = loggingIn.get(cacheKey);
+  if (!login) {
+    login = logIn(secrets, key, ctx).finally(() => loggingIn.delete(cacheKey));
+    loggingIn.set(cacheKey, login);
+  }
+  const session = await login;
+  secrets.add(`${key}_token`, session.token);
+  secrets.add(`${key}_authorizer`, session.authorizer);
+  return session;
+}
+
+/** One login with a key, its session remembered; Inconclusive when no login form is accepted. */
+async function logIn(secrets: Secrets, key: string, ctx: AuthenticationContext): Promise<{ token: string; authorizer: string }> {
+  const cacheKey = sessionKeyOf(ctx, key);
   const { session, attempts } = await tryLogin((r) => ctx.send(r), secrets, key, { baseUrl: ctx.baseUrl, settings: ctx.settings as ExchangeSessionSettings });
   if (!session) {
     // A login page or a redirect in front of the API is named as such, not as a refused key.
@@ -218,6 +235,25 @@ export async function sessionFor(secrets: Secrets, key: string, ctx: Authenticat
   }
   sessions.set(cacheKey, { ...session, at: Date.now() });
   return session;
+}
+
+/**
+ * Whether a remembered token that was just refused went stale: another request renewed it already, or a harmless read
+ * with it (the trading accounts) is refused too. Stale, it is forgotten and the request is worth sending again; still
+ * good, the refusal was for something else (a nonce, a scope) and stands.
+ */
+async function staleSession(key: string, token: string, ctx: AuthenticationContext): Promise<boolean> {
+  const cacheKey = sessionKeyOf(ctx, key);
+  const now = sessions.get(cacheKey);
+  if (now && now.token !== token) return true;
+  try {
+    const read = await ctx.send({ method: 'GET', path: pathOf(ctx.settings as ExchangeSessionSettings, 'tradingAccounts'), headers: { Authorization: `Bearer ${token}` }, label: 'is the remembered session still valid? (trading accounts)' });
+    if (read.status === 200) return false;
+  } catch {
+    return false;
+  }
+  if (sessions.get(cacheKey)?.token === token) sessions.delete(cacheKey);
+  return true;
 }
 
 /** Forgets a key's session (its token was refused, or a check wants a fresh login). */
@@ -252,13 +288,14 @@ export async function authenticate(request: RequestSpec, secrets: Secrets, ctx: 
   const given = request.headers ?? {};
   const has = (name: string) => Object.keys(given).some((h) => h.toLowerCase() === name.toLowerCase());
   const headers: Record<string, string | undefined> = {};
-  let renewSession: (() => boolean) | undefined;
+  let renewSession: (() => Promise<boolean>) | undefined;
   if (!has('Authorization')) {
     const session = await sessionFor(secrets, key, ctx);
     headers.Authorization = `Bearer ${session.token}`;
     // A remembered token that is refused may have been revoked by a later login of the key (another test's, in a
-    // deployment with one session per key): forgotten, and the request sent once more after a fresh login.
-    if (session.remembered) renewSession = () => (forgetSession(key), true);
+    // deployment with one session per key): if it went stale, forgotten, and the request sent once more after a
+    // fresh login.
+    if (session.remembered) renewSession = () => staleSession(key, session.token, ctx);
   }
   if (isWrite(settings, request.method, request.path.split('?')[0])) {
     const nonce = has('BX-NONCE') ? Object.entries(given).find(([h]) => h.toLowerCase() === 'bx-nonce')?.[1] : String(nextNonce(key));

@@ -39,16 +39,21 @@ test('against a live target, a 429 the run did not provoke is waited out and the
   assert.ok(Date.now() - t0 >= 1000, 'waited the announced second');
 });
 
-test('a remembered session refused 401/403 is forgotten and the request sent once more with a fresh one; a fresh one refused is the answer', async () => {
+test('a remembered session refused 401/403 is sent once more when the step finds it stale; a refusal for anything else stands', async () => {
   const valid = new Set(['fresh-2']);
-  const url = await serve((req, res) => res.writeHead(valid.has(String(req.headers.authorization)) ? 200 : 403).end('{}'));
+  let calls = 0;
+  const url = await serve((req, res) => {
+    calls++;
+    res.writeHead(valid.has(String(req.headers.authorization)) ? 200 : 403).end('{}');
+  });
   let remembered: string | undefined = 'revoked-by-another-login';
+  let stale = true;
   let logins = 0;
   const c = new Client({
     interfaceName: 'test', baseUrl: url, secrets: new Secrets(), timeoutMs: 3000, live: false, requestsPerSecond: 0,
     authenticate: (r) => {
       const token = remembered ?? `fresh-${++logins + 1}`;
-      const renewSession = remembered ? () => ((remembered = undefined), true) : undefined;
+      const renewSession = remembered ? async () => (stale ? ((remembered = undefined), true) : false) : undefined;
       return { ...r, headers: { Authorization: token }, ...(renewSession ? { renewSession } : {}) };
     },
   });
@@ -59,6 +64,13 @@ test('a remembered session refused 401/403 is forgotten and the request sent onc
   const again = await c.send({ method: 'GET', path: '/', authenticate: true });
   assert.equal(again.status, 403, 'a fresh session refused is not sent again');
   assert.equal(logins, 2);
+  // A remembered session the step finds still good: the refusal was for something else (a nonce, a scope).
+  remembered = 'still-good';
+  stale = false;
+  calls = 0;
+  const kept = await c.send({ method: 'GET', path: '/', authenticate: true });
+  assert.equal(kept.status, 403);
+  assert.equal(calls, 1, 'not sent again');
 });
 
 test('a 429 provoked on purpose is returned as it is', async () => {

@@ -239,8 +239,8 @@ async function logIn(secrets: Secrets, key: string, ctx: AuthenticationContext):
 
 /**
  * Whether a remembered token that was just refused went stale: another request renewed it already, or a harmless read
- * with it (the trading accounts) is refused too. Stale, it is forgotten and the request is worth sending again; still
- * good, the refusal was for something else (a nonce, a scope) and stands.
+ * with it (the trading accounts) is refused 401/403 too. Stale, it is forgotten (the one place a session is) and the
+ * request is worth sending again; otherwise the refusal was for something else (a nonce, a scope) and stands.
  */
 async function staleSession(key: string, token: string, ctx: AuthenticationContext): Promise<boolean> {
   const cacheKey = sessionKeyOf(ctx, key);
@@ -248,17 +248,13 @@ async function staleSession(key: string, token: string, ctx: AuthenticationConte
   if (now && now.token !== token) return true;
   try {
     const read = await ctx.send({ method: 'GET', path: pathOf(ctx.settings as ExchangeSessionSettings, 'tradingAccounts'), headers: { Authorization: `Bearer ${token}` }, label: 'is the remembered session still valid? (trading accounts)' });
-    if (read.status === 200) return false;
+    // Only a refusal of the token itself says it went stale: a read that throttles or breaks says nothing of it.
+    if (read.status !== 401 && read.status !== 403) return false;
   } catch {
     return false;
   }
   if (sessions.get(cacheKey)?.token === token) sessions.delete(cacheKey);
   return true;
-}
-
-/** Forgets a key's session (its token was refused, or a check wants a fresh login). */
-export function forgetSession(key: string): void {
-  for (const k of sessions.keys()) if (k.split(' ')[1] === key) sessions.delete(k);
 }
 
 /**

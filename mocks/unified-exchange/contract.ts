@@ -60,3 +60,27 @@ export interface PartOptions {
   /** The reference's clock (ms), so a part never reads Date.now() itself. */
   now: () => number;
 }
+
+/** An operation's behaviour: what it answers to a request that passed the routing's checks. */
+export type Handler = (req: OperationRequest) => Outcome | Promise<Outcome>;
+
+/**
+ * One part of the reference (trading/, market/, funds/): the operations it owns, by operationId. The routing asks
+ * each part in turn; an operation no part owns is a bug of the reference, answered 500.
+ */
+export interface Part {
+  operations: Partial<Record<string, Handler>>;
+  /** Stops its timers (the countdown's). */
+  close?(): void;
+}
+
+/** A price level: price and size, decimal strings. */
+export type Level = [price: string, size: string];
+
+/** What trading shows market data: the live book and the trades of one category and symbol. */
+export interface MarketView {
+  /** Best first on both sides: bids highest first, asks lowest first; at most `depth` levels each. */
+  book(category: string, symbol: string, depth: number): { bids: Level[]; asks: Level[]; ts: number };
+  /** The most recent trades first. */
+  trades(category: string, symbol: string, limit: number): Array<{ execId: string; price: string; size: string; side: 'buy' | 'sell'; ts: number }>;
+}

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ROOT, SPECS_DIR } from '../harness/paths.ts';
 import { INTERFACES, PLANNED, REGISTRY } from './interfaces.ts';
 import { loadSpec } from '../harness/spec/load.ts';
-import { openPointProblems } from '../harness/spec/open-points.ts';
+import { openPointProblems, settingProblems } from '../harness/spec/open-points.ts';
 import { answerHelp } from './help.ts';
 
 answerHelp(`npm run lint:specs
@@ -23,7 +23,10 @@ const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'redocly'), ['lint',
   env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
 });
 
-const problems = REGISTRY.flatMap((d) => openPointProblems(loadSpec(d.name), d.reference.readings, referenceSources(d.name)));
+const problems = REGISTRY.flatMap((d) => [
+  ...openPointProblems(loadSpec(d.name), d.reference.readings, referenceSources(d.name)),
+  ...settingProblems(loadSpec(d.name), (d.profileSchema() as unknown as { properties: { settings: object } }).properties.settings),
+]);
 for (const p of problems) console.error(`open points: ${p}`);
 const points = REGISTRY.flatMap((d) => loadSpec(d.name).notShown);
 console.log(
@@ -33,11 +36,11 @@ console.log(
 );
 process.exit(r.status || (problems.length ? 1 : 0));
 
-/** The text of a reference's modules other than its catalogue of readings. */
+/** The text of a reference's modules other than its catalogues of readings (readings.ts, a part's catalogue.ts). */
 function referenceSources(name: string): string {
   const dir = path.join(ROOT, 'mocks', name);
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts') && path.basename(f) !== 'readings.ts')
+    .filter((f) => f.endsWith('.ts') && !['readings.ts', 'catalogue.ts'].includes(path.basename(f)))
     .map((f) => readFileSync(path.join(dir, f), 'utf8'))
     .join('\n');
 }

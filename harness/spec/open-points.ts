@@ -49,3 +49,40 @@ export function openPointProblems(spec: LoadedSpec, catalogue: readonly OpenPoin
   for (const c of catalogue) if (!points.has(c.point)) problems.push(`${spec.name}: the reference has readings of ${c.point}, which is not an open point of the spec`);
   return problems;
 }
+
+/** A JSON Schema as far as the settings walk needs it. */
+interface SchemaNode {
+  properties?: Record<string, SchemaNode>;
+  patternProperties?: Record<string, SchemaNode>;
+  additionalProperties?: boolean | SchemaNode;
+  allOf?: SchemaNode[];
+  anyOf?: SchemaNode[];
+}
+
+/** The schemas a member name leads to from `node` (a record's values, a union's and a composition's members). */
+function childrenOf(node: SchemaNode, name: string): SchemaNode[] {
+  const here = [node, ...(node.allOf ?? []), ...(node.anyOf ?? [])];
+  return here.flatMap((n) => {
+    const named = n.properties?.[name];
+    if (named) return [named];
+    const patterned = Object.values(n.patternProperties ?? {});
+    if (patterned.length) return patterned;
+    return typeof n.additionalProperties === 'object' ? [n.additionalProperties] : [];
+  });
+}
+
+/**
+ * Every open point's `setting` names a setting the interface's profile entry has (its dotted path under `settings`):
+ * a tester told "state it in settings.x.y" must find x.y in the profile schema, and a spec that names a setting no
+ * profile can hold is a typo the lint catches.
+ */
+export function settingProblems(spec: LoadedSpec, settingsSchema: SchemaNode): string[] {
+  const problems: string[] = [];
+  for (const p of spec.notShown) {
+    if (!p.setting) continue;
+    let nodes = [settingsSchema];
+    for (const name of p.setting.split('.')) nodes = nodes.flatMap((n) => childrenOf(n, name));
+    if (nodes.length === 0) problems.push(`${spec.name}: ${p.id}: names settings.${p.setting}, which the profile entry of ${spec.name} does not have`);
+  }
+  return problems;
+}

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildSpec } from '../../harness/spec/load.ts';
-import { openPointProblems } from '../../harness/spec/open-points.ts';
+import { openPointProblems, settingProblems } from '../../harness/spec/open-points.ts';
 import { applyReadings, deepMerge, parseReadings } from '../../harness/readings.ts';
 import { readingSwitch } from '../../mocks/readings.ts';
 import { CATALOGUES } from '../../scripts/interfaces.ts';
@@ -68,4 +68,13 @@ test('--readings is parsed, and a reading of a live target or of an unknown poin
   assert.throws(() => parseReadings(CATALOGUES, ['Q-NS-NOWHERE=x']), /no reference implements readings of Q-NS-NOWHERE/);
   const live = { interfaces: { chat: { baseUrl: 'http://x', settings: {} } } };
   assert.throws(() => applyReadings(CATALOGUES, live, [{ interfaceName: 'chat', point: 'E-NS-X', reading: 'a' }], ['chat']), /live target/);
+});
+
+test("an open point's setting must name a setting the profile entry has", () => {
+  const s = spec(`  - id: Z-NS-POINT\n    text: t\n    source: s\n    setting: limits.max\n${twoReadings}\n  - id: Z-NS-OTHER\n    text: t\n    source: s\n    setting: paths.anything\n${twoReadings}`);
+  const settings = { properties: { limits: { properties: { max: {} } }, paths: { patternProperties: { '^.*$': {} } } } };
+  assert.deepEqual(settingProblems(s, settings), []);
+  const missing = settingProblems(s, { properties: { limits: { properties: { min: {} } } } });
+  assert.equal(missing.length, 2);
+  assert.match(missing[0], /Z-NS-POINT: names settings\.limits\.max, which the profile entry of .* does not have/);
 });

@@ -72,7 +72,13 @@ const homeProfile = (name: string) => (referenceProfiles.find((p) => p.file === 
 
 // Every credential variable any reference profile names gets a value known to the self-test, so that it can look for
 // each, in any letter case or cut short, in everything the runs wrote.
-const credentialVars = [...new Set(referenceProfiles.flatMap((p) => Object.values(p.doc.interfaces ?? {}).flatMap((e) => Object.values(e.credentials ?? {}))))];
+/** The environment variables a profile's entry names, through its definition where its credentials are more than a flat map (a pool, keys per role). */
+const variablesOf = (name: string, credentials: unknown): string[] => {
+  if (!credentials) return [];
+  const flat = REGISTRY.find((d) => d.name === name)?.credentialVariables?.(credentials) ?? (credentials as Record<string, string>);
+  return Object.values(flat).filter((v): v is string => typeof v === 'string');
+};
+const credentialVars = [...new Set(referenceProfiles.flatMap((p) => Object.entries(p.doc.interfaces ?? {}).flatMap(([name, e]) => variablesOf(name, e.credentials))))];
 const SECRETS = Object.fromEntries(credentialVars.map((v) => [v, `SelfTest-${v}-${randomBytes(9).toString('base64url')}`]));
 /** Credentials made for runs outside the profiles (the template's deployments), searched for too. */
 const made = new Set<string>();

@@ -15,6 +15,7 @@ export const unifiedExchange: InterfaceDefinition<'unified-exchange', ReturnType
   title: 'The unified-account exchange of 001_627a805a8a8ef522.txt: market data, the unified account, trading in five categories, copy trading, earn, loans, P2P and broker sub-accounts (/api/v3)',
   profileSchema: unifiedExchangeEntry,
   paths: (settings: UnifiedExchangeSettings) =>
-    Object.fromEntries(Object.entries(PATH_SETTINGS).map(([specPath, setting]) => [specPath, settings?.paths?.[setting] ?? specPath])),
+    // Keyed by the setting's name, as the spec's x-path-setting names it (harness/spec/load.ts `relocated`).
+    Object.fromEntries(Object.entries(PATH_SETTINGS).map(([specPath, setting]) => [setting, settings?.paths?.[setting] ?? specPath])),
   credentialVariables: (credentials) => keyVariables(credentials ?? {}),
 });

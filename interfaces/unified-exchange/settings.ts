@@ -115,8 +115,8 @@ export const unifiedExchangeEntry = builtOnce(() => {
         { additionalProperties: false, default: {}, description: 'Peer-to-peer advertisements: first page, merchant, pay method, pay time limit (U-NS-P2P-*).' },
       ),
       timeRange: Type.Object(
-        { maxSpanDays: Type.Optional(Type.Integer({ minimum: 1, description: 'the longest startTime..endTime span served; absent: any' })) },
-        { additionalProperties: false, default: { maxSpanDays: 90 }, description: 'How long a record time range may be (U-NS-TIME-RANGE).' },
+        { maxSpanDays: Type.Integer({ minimum: 0, default: 90, description: 'the longest startTime..endTime span served, in days; 0: any span' }) },
+        { additionalProperties: false, default: {}, description: 'How long a record time range may be (U-NS-TIME-RANGE).' },
       ),
       markets: Type.Object(
         {
@@ -229,7 +229,13 @@ export const unifiedExchangeEntry = builtOnce(() => {
   );
 
   return profileEntry({
-    reference: Type.Object({}, { additionalProperties: false }),
+    reference: Type.Object(
+      {
+        /** The reference answers every write 500: a read-only run passes only if it sends none. */
+        writeTripwire: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
     credentials: Type.Object(
       {
         trade: Key,

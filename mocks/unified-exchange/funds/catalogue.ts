@@ -1,0 +1,179 @@
+/**
+ * The funds part's seeded faults and the readings of the open points it implements (the routing concatenates them with
+ * the other parts' catalogues). The first reading of each point is the reference's default; `settings` is what a tester
+ * of a deployment taking the reading states in its profile (interfaces/unified-exchange/settings.ts). Points whose
+ * readings market data shares (paging, time ranges, record members) are listed here once.
+ */
+import type { Fault } from '../../types.ts';
+import type { OpenPointReadings } from '../../readings.ts';
+import { BOOK_ADDRESS } from './withdrawals.ts';
+
+export const fundsFaults = [
+  {
+    name: 'chain-not-required',
+    description: 'An on_chain withdrawal without chain is accepted (and withdraws) instead of being refused.',
+    violates: ['U-WITHDRAW-CHAIN'],
+  },
+  {
+    name: 'withdraw-clientoid-twice',
+    description: 'A second withdrawal with the clientOid of an earlier one withdraws again, under a new orderId.',
+    violates: ['U-WITHDRAW-IDEMPOTENT'],
+  },
+  {
+    name: 'loan-without-amount-accepted',
+    description: 'A loan with neither pledgeAmount nor loanAmount is accepted and lends the coin\'s minimum.',
+    violates: ['U-LOAN-BORROW-AMOUNT'],
+  },
+  {
+    name: 'repay-amount-not-required',
+    description: 'A loan repayment with repayAll no and no amount is accepted and repays the whole loan.',
+    violates: ['U-LOAN-REPAY-AMOUNT'],
+  },
+  {
+    name: 'loan-repaid-still-ongoing',
+    description: 'A loan repaid in full stays among the ongoing loans (with loanAmount 0).',
+    violates: ['U-LOAN-REPAY-ALL'],
+  },
+  {
+    name: 'fixed-ad-without-price-accepted',
+    description: 'A fixed-price advertisement without price is accepted and published at the market price.',
+    violates: ['U-P2P-CREATE-FIXED-PRICE'],
+  },
+  {
+    name: 'isolated-transfer-without-symbol',
+    description: 'A transfer from or to isolated-margin without symbol is accepted and moves the funds.',
+    violates: ['U-TRANSFER-ISOLATED-SYMBOL'],
+  },
+  {
+    name: 'transfer-overdraft',
+    description: 'A transfer of more than the source account holds is accepted, leaving a negative balance.',
+    violates: ['U-TRANSFER-BALANCE'],
+  },
+  {
+    name: 'mode-target-unchecked',
+    description: "adjust-account-mode takes any targetUid, switching the mode of an account that is not the master's sub-account.",
+    violates: ['U-ACCT-MODE-TARGET'],
+  },
+  {
+    name: 'sub-list-drops-newest',
+    description: 'The sub-account list stops one short: the newest sub-account is never listed.',
+    violates: ['U-SUB-LISTED'],
+  },
+  {
+    name: 'earn-min-ignored',
+    description: "An earn subscription below the product's minSubscribeAmount is accepted.",
+    violates: ['U-EARN-SUBSCRIBE-MIN'],
+  },
+  {
+    name: 'copy-transfer-over-max',
+    description: 'A copy-trading transfer of more than the maximum transferable balance is accepted.',
+    violates: ['U-COPY-TRANSFER-MAX'],
+  },
+] as const satisfies readonly Fault[];
+
+export const fundsReadings = [
+  {
+    point: 'U-NS-ACCOUNT-STATE',
+    readings: [
+      { name: 'funded', settings: { funded: true } },
+      { name: 'unfunded', settings: { funded: false } },
+    ],
+  },
+  { point: 'U-NS-ACCOUNT-MODE-SWITCH', readings: [{ name: 'switch-anytime' }, { name: 'flat-account-only' }] },
+  {
+    point: 'U-NS-LEVERAGE-LEVEL',
+    readings: [
+      { name: 'symbol-for-futures', settings: { leverage: { symbolLevel: ['USDT-FUTURES', 'USDC-FUTURES'] } } },
+      { name: 'category-default', settings: { leverage: { symbolLevel: [] } } },
+    ],
+  },
+  { point: 'U-NS-LEVERAGE-RANGE', readings: [{ name: 'one-to-max' }, { name: 'whole-to-hundred' }] },
+  {
+    point: 'U-NS-TRANSFER-PAIRS',
+    readings: [
+      { name: 'unified-pairs', settings: { transferPair: { fromType: 'spot', toType: 'p2p' } } },
+      { name: 'all-pairs', settings: { transferPair: { fromType: 'spot', toType: 'usdt-futures' } } },
+    ],
+  },
+  {
+    point: 'U-NS-WITHDRAW-ADDRESS',
+    readings: [
+      { name: 'uid-or-chain-address', settings: { withdraw: { address: BOOK_ADDRESS, chain: 'TRC20' } } },
+      { name: 'address-book-only', settings: { withdraw: { address: BOOK_ADDRESS, chain: 'TRC20' } } },
+    ],
+  },
+  { point: 'U-NS-DEPOSIT-ADDRESS-SIZE', readings: [{ name: 'single-address' }, { name: 'address-list' }] },
+  {
+    point: 'U-NS-SUB-NAMES',
+    readings: [
+      { name: 'lowercase-eight', settings: { subNames: { pattern: '^[a-z]{8}$' } } },
+      { name: 'alphanumeric-unique', settings: { subNames: { pattern: '^[A-Za-z0-9]{1,16}$' } } },
+    ],
+  },
+  { point: 'U-NS-COPY-BALANCES', readings: [{ name: 'funding-account-out' }, { name: 'unified-account-in' }] },
+  {
+    point: 'U-NS-EARN-PRODUCTS',
+    readings: [
+      { name: 'nested-sub-products', settings: { earn: { products: 'nested' } } },
+      { name: 'flat-products', settings: { earn: { products: 'flat' } } },
+    ],
+  },
+  {
+    point: 'U-NS-EARN-COIN',
+    readings: [
+      { name: 'multi-coin-products', settings: { earn: { coinProducts: 'multi-coin' } } },
+      { name: 'never-needed', settings: { earn: { coinProducts: 'never' } } },
+    ],
+  },
+  { point: 'U-NS-REDEEM-TYPES', readings: [{ name: 'fast-at-once' }, { name: 'both-at-once' }] },
+  { point: 'U-NS-LOAN-TERMS', readings: [{ name: 'ltv-limited' }, { name: 'collateral-covers' }] },
+  { point: 'U-NS-LOAN-BOTH-AMOUNTS', readings: [{ name: 'refused' }, { name: 'loan-amount-wins' }] },
+  {
+    point: 'U-NS-P2P-MERCHANT',
+    readings: [
+      { name: 'merchant-only', settings: { p2p: { merchant: true } } },
+      { name: 'any-account', settings: { p2p: { merchant: true } } },
+    ],
+  },
+  {
+    point: 'U-NS-P2P-PAY-METHODS',
+    readings: [
+      { name: 'known-ids-only', settings: { p2p: { payMethodId: '1' } } },
+      { name: 'unchecked', settings: { p2p: { payMethodId: '1' } } },
+    ],
+  },
+  {
+    point: 'U-NS-PAY-TIME-LIMIT',
+    readings: [
+      { name: 'listed-minutes-strings', settings: { p2p: { payTimeLimit: 'minutes-strings' } } },
+      { name: 'integer-range', settings: { p2p: { payTimeLimit: 'integers' } } },
+    ],
+  },
+  { point: 'U-NS-PREMIUM-FORMAT', readings: [{ name: 'signed-percent' }, { name: 'percent-of-market' }] },
+  {
+    point: 'U-NS-P2P-PAGING',
+    readings: [
+      { name: 'one-based', settings: { p2p: { firstPage: 1 } } },
+      { name: 'zero-based', settings: { p2p: { firstPage: 0 } } },
+    ],
+  },
+  {
+    point: 'U-NS-CURSOR-PAGING',
+    readings: [
+      { name: 'next-cursor-member', settings: { paging: { cursor: 'next-cursor' } } },
+      { name: 'last-id', settings: { paging: { cursor: 'last-id' } } },
+    ],
+  },
+  {
+    point: 'U-NS-PAGE-LIMITS',
+    readings: [
+      { name: 'hundred-capped', settings: { paging: { maxLimit: 100, overMax: 'capped' } } },
+      { name: 'refused-above-max', settings: { paging: { maxLimit: 100, overMax: 'refused' } } },
+    ],
+  },
+  // The unbounded reading has no settings: settings.timeRange.maxSpanDays absent says it, and a deep merge cannot
+  // take the default's 90 away (see the report).
+  { point: 'U-NS-TIME-RANGE', readings: [{ name: 'ninety-days', settings: { timeRange: { maxSpanDays: 90 } } }, { name: 'unbounded', settings: { timeRange: { maxSpanDays: 0 } } }] },
+  { point: 'U-NS-REVERSED-RANGE', readings: [{ name: 'refused' }, { name: 'empty' }] },
+  { point: 'U-NS-RECORD-MEMBERS', readings: [{ name: 'public-exchange-members' }, { name: 'documented-only' }] },
+] as const satisfies readonly OpenPointReadings[];

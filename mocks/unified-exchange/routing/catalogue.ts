@@ -1,0 +1,202 @@
+// The routing's share of the unified-exchange reference's catalogues: the open points settled by what every request
+// passes (signing, permissions, the envelope, statuses, validation, rate limits, the relocated paths) and the seeded
+// faults of those guards. The parts' own entries live in trading/, market/ and funds/; ../faults.ts and ../readings.ts
+// put them together. The first reading of each point is the reference's default, and never changes.
+import type { Fault } from '../../types.ts';
+import type { OpenPointReadings } from '../../readings.ts';
+
+/** The other header names of U-NS-SIGNING x-api-headers-hex. */
+export const X_API_HEADERS = { key: 'X-API-KEY', sign: 'X-API-SIGNATURE', timestamp: 'X-API-TIMESTAMP', passphrase: 'X-API-PASSPHRASE' } as const;
+/** Where U-NS-ORDER-LOOKUP-PATH order-detail-query serves the lookup. */
+export const ORDER_DETAIL_PATH = '/api/v3/trade/order-detail';
+/** Where U-NS-COPY-PATHS copy-paths serves the copy-trading operations. */
+export const COPY_PATHS = {
+  copyTradingPairs: '/api/v3/copy/trading-pairs',
+  copyMaxTransferable: '/api/v3/copy/max-transferable',
+  copyTransfer: '/api/v3/copy/transfer',
+} as const;
+
+export const routingReadings = [
+  // ---- authentication and signing ---------------------------------------------------------------------------------
+  {
+    point: 'U-NS-SIGNING',
+    readings: [
+      { name: 'access-hmac-sha256-base64' },
+      { name: 'access-hmac-sha256-hex', settings: { signing: { encoding: 'hex' } } },
+      { name: 'x-api-headers-hex', settings: { signing: { headers: X_API_HEADERS, encoding: 'hex' } } },
+    ],
+  },
+  { point: 'U-NS-SIGNED-QUERY', readings: [{ name: 'query-as-sent' }, { name: 'sorted-query', settings: { signing: { query: 'sorted' } } }] },
+  {
+    point: 'U-NS-TIMESTAMP-WINDOW',
+    readings: [
+      { name: 'thirty-seconds' },
+      { name: 'unchecked', settings: { signing: { timestampWindowMs: 0 } } },
+      { name: 'five-minutes', settings: { signing: { timestampWindowMs: 300000 } } },
+    ],
+  },
+  { point: 'U-NS-PUBLIC-WITH-CREDENTIALS', readings: [{ name: 'ignored' }, { name: 'checked-when-given' }] },
+  { point: 'U-NS-ACCOUNT-PERMISSIONS', readings: [{ name: 'key-only' }, { name: 'write-permissions', settings: { permissions: 'write-permissions' } }] },
+  { point: 'U-NS-LOOKUP-PERMISSION', readings: [{ name: 'read-key-allowed' }, { name: 'trading-permission' }] },
+  { point: 'U-NS-LEAD-TRADER', readings: [{ name: 'lead-traders-only' }, { name: 'any-copy-key' }] },
+  { point: 'U-NS-CHECK-ORDER', readings: [{ name: 'credential-permission-parameters' }, { name: 'parameters-before-permission' }] },
+  { point: 'U-NS-AUTH-BEFORE-ROUTE', readings: [{ name: 'route-first' }, { name: 'credential-first' }] },
+
+  // ---- envelope, errors, statuses ---------------------------------------------------------------------------------
+  // code-in-http-200 is not implemented: the harness cannot tell its refusals yet.
+  { point: 'U-NS-ENVELOPE', readings: [{ name: 'code-00000' }, { name: 'http-status-only', settings: { envelope: 'http-status-only' } }] },
+  { point: 'U-NS-ERROR-BODY', readings: [{ name: 'code-msg' }, { name: 'problem-details' }, { name: 'error-string' }] },
+  { point: 'U-NS-SUCCESS-STATUS', readings: [{ name: 'ok-200' }, { name: 'created-201' }] },
+  {
+    point: 'U-NS-AUTH-STATUS',
+    readings: [{ name: 'unauthorized-401' }, { name: 'bad-request-400', settings: { refusalStatus: { auth: 400 } } }, { name: 'forbidden-403', settings: { refusalStatus: { auth: 403 } } }],
+  },
+  {
+    point: 'U-NS-PERMISSION-STATUS',
+    readings: [{ name: 'forbidden-403' }, { name: 'bad-request-400', settings: { refusalStatus: { permission: 400 } } }, { name: 'unauthorized-401', settings: { refusalStatus: { permission: 401 } } }],
+  },
+  { point: 'U-NS-VALIDATION-STATUS', readings: [{ name: 'bad-request-400' }, { name: 'unprocessable-422', settings: { refusalStatus: { validation: 422 } } }] },
+  // conflict-409 gives several statuses (409, 422, 404): a tester could not state one.
+  { point: 'U-NS-STATE-STATUS', readings: [{ name: 'bad-request-400' }, { name: 'conflict-409' }] },
+  { point: 'U-NS-WRONG-METHOD', readings: [{ name: 'not-found' }, { name: 'method-not-allowed' }] },
+  { point: 'U-NS-REQUEST-CONTENT-TYPE', readings: [{ name: 'ignored' }, { name: 'json-required' }] },
+  { point: 'U-NS-UNKNOWN-MEMBERS', readings: [{ name: 'ignored' }, { name: 'refused' }] },
+  { point: 'U-NS-NUMBER-INPUT', readings: [{ name: 'accepted' }, { name: 'refused' }] },
+
+  // ---- rate limits ------------------------------------------------------------------------------------------------
+  { point: 'U-NS-THROTTLE-STATUS', readings: [{ name: 'too-many-requests-429' }, { name: 'bad-request-with-code', settings: { refusalStatus: { throttle: 400 } } }] },
+  { point: 'U-NS-BROKER-RATE-SCOPE', readings: [{ name: 'per-operation' }, { name: 'shared', settings: { brokerRate: { scope: 'shared' } } }] },
+  { point: 'U-NS-BROKER-RATE-WINDOW', readings: [{ name: 'fixed-second' }, { name: 'sliding-second' }] },
+  { point: 'U-NS-RATE-LIMITS', readings: [{ name: 'none' }, { name: 'per-uid-and-ip', settings: { rateLimits: 'per-uid-and-ip' } }] },
+
+  // ---- paths, categories, ids -------------------------------------------------------------------------------------
+  { point: 'U-NS-ORDER-LOOKUP-PATH', readings: [{ name: 'order-info-query' }, { name: 'order-detail-query', settings: { paths: { orderInfo: ORDER_DETAIL_PATH } } }] },
+  { point: 'U-NS-COPY-PATHS', readings: [{ name: 'copy-futures-paths' }, { name: 'copy-paths', settings: { paths: COPY_PATHS } }] },
+  { point: 'U-NS-UNLISTED-CATEGORY', readings: [{ name: 'refused' }, { name: 'empty', settings: { unlistedCategory: 'empty' } }] },
+  { point: 'U-NS-ID-TYPES', readings: [{ name: 'strings' }, { name: 'integers' }] },
+] as const satisfies readonly OpenPointReadings[];
+
+// Each fault is one guard a plausible deployment gets wrong. `violates` must fail against reference.yaml; what else a
+// fault may make fail is in `collateral`, with the reason beside it.
+export const routingFaults = [
+  // ---- credentials --------------------------------------------------------------------------------------------------
+  {
+    name: 'public-asks-credentials',
+    description:
+      'The authentication filter\'s list of public paths was written before score-weights and fee-group were added: those two market-data operations refuse a request without credentials.',
+    violates: ['U-AUTH-PUBLIC', 'U-GEN-VALID-ACCEPTED'],
+    // Their own checks send no credentials; the refusal checks of the two lose their control.
+    collateral: ['U-MKT-SCORE-WEIGHTS', 'U-MKT-FEE-GROUP'],
+    undecided: ['U-MKT-FEE-GROUP-REQUIRED', 'U-MKT-GROUP-CATEGORY'],
+  },
+  {
+    name: 'unknown-key-accepted',
+    description: 'A key the deployment never issued falls back to the default account: any signed request with a made-up key and secret is served as account A.',
+    violates: ['U-AUTH-UNKNOWN-KEY', 'U-GEN-AUTH'],
+  },
+  {
+    name: 'any-signature-accepted',
+    description: 'The signature header must be present but its value is never verified (the key and the passphrase still are).',
+    violates: ['U-AUTH-SECRET', 'U-AUTH-TAMPERED'],
+    // The generic check's wrong or missing credential may be this very one.
+    collateral: ['U-GEN-AUTH'],
+  },
+  {
+    name: 'query-not-signed',
+    description: 'The signed text leaves the query string out (timestamp + METHOD + path + body): a query changed after signing goes through.',
+    violates: ['U-AUTH-TAMPERED'],
+  },
+  {
+    name: 'wrong-passphrase-accepted',
+    description: 'The passphrase header must be present but is never compared with the key\'s.',
+    violates: ['U-AUTH-PASSPHRASE'],
+    // The generic check's wrong or missing credential may be this very one.
+    collateral: ['U-GEN-AUTH'],
+  },
+  {
+    name: 'missing-passphrase-accepted',
+    description: 'A request without the passphrase header is served (a passphrase given is still compared).',
+    violates: ['U-AUTH-REQUIRED'],
+    // The generic check's wrong or missing credential may be this very one.
+    collateral: ['U-GEN-AUTH'],
+  },
+  {
+    name: 'stale-timestamp-accepted',
+    description: 'Only the form of the timestamp is checked, never its distance from the server clock: a signature can be replayed for ever.',
+    violates: ['U-AUTH-TIMESTAMP-STALE'],
+  },
+
+  // ---- permissions --------------------------------------------------------------------------------------------------
+  {
+    name: 'read-key-trades',
+    description: 'The trading permission is never checked: a read-only key places and cancels orders.',
+    violates: ['U-AUTH-TRADE', 'U-GEN-ROLE'],
+    // The read key's refused writes then take effect.
+    collateral: ['U-AUTH-PERMISSION-NO-EFFECT'],
+  },
+  {
+    name: 'permission-checked-after-write',
+    description: 'A trading write by a key without trading permission is carried out first and refused afterwards: the answer is a refusal, the order is placed (or cancelled) all the same.',
+    violates: ['U-AUTH-PERMISSION-NO-EFFECT'],
+  },
+  {
+    name: 'copy-open-to-trade-key',
+    description: 'The copy-trading operations check for trading permission instead of futures copy-trading permission: the trade key is served (the read key is still refused).',
+    violates: ['U-AUTH-COPY', 'U-GEN-ROLE'],
+    // A trade key's copy transfer then moves funds.
+    collateral: ['U-AUTH-PERMISSION-NO-EFFECT'],
+  },
+  {
+    name: 'broker-open-to-non-broker',
+    description: 'The broker operations check only that the key belongs to a master account, not that the account is of the broker user type.',
+    violates: ['U-AUTH-BROKER', 'U-GEN-ROLE'],
+    // A non-broker's create-sub then creates a sub-account.
+    collateral: ['U-AUTH-PERMISSION-NO-EFFECT'],
+  },
+
+  // ---- answers ------------------------------------------------------------------------------------------------------
+  {
+    name: 'numbers-not-strings',
+    description: 'The market-data, loan, earn and P2P answers write amounts and prices (lastPr, price, size, a candle\'s open to volume, loanAmount, minSubscribeAmount, quantity) as JSON numbers.',
+    violates: ['U-CONV-STRINGS', 'U-GEN-SCHEMA'],
+    // Their own checks read the same members as decimal strings.
+    collateral: ['U-MKT-TICKERS', 'U-MKT-FILLS', 'U-MKT-CANDLES', 'U-MKT-HISTORY-CANDLES-SAME', 'U-LOAN-ONGOING', 'U-EARN-PRODUCTS', 'U-P2P-LIST'],
+  },
+  {
+    name: 'payload-outside-data',
+    description: 'The account snapshots (assets, funding assets) put their payload beside code and msg at the top of the answer, with no data member.',
+    violates: ['U-CONV-DATA', 'U-GEN-SCHEMA'],
+    collateral: ['U-ACCT-ASSETS', 'U-ACCT-FUNDING-ASSETS'],
+  },
+
+  // ---- validation ---------------------------------------------------------------------------------------------------
+  {
+    name: 'category-not-checked',
+    description: 'A market-data read with a category value the operation does not list (MARGIN for tickers, SPOT for open interest) is served with the records of a category it does list.',
+    violates: ['U-MKT-CATEGORY-UNLISTED'],
+    collateral: ['U-MKT-FUND-HISTORY-REQUIRED', 'U-MKT-GROUP-CATEGORY', 'U-GEN-REFUSAL-STATUS'],
+  },
+  {
+    name: 'required-not-checked',
+    description: 'orderbook, candles and history-candles do not require symbol: without it they serve the profile\'s symbol of the category.',
+    violates: ['U-MKT-BOOK-REQUIRED'],
+    collateral: ['U-GEN-REFUSAL-STATUS'],
+  },
+  {
+    name: 'enum-not-checked',
+    description: 'The status filters of broker sub-list and borrow-history and the group of fee-group are not checked against their values: an unknown value is dropped and the unfiltered list served.',
+    violates: ['U-BROKER-LIST-STATUS', 'U-LOAN-HISTORY-STATUS', 'U-MKT-FEE-GROUP-REQUIRED'],
+    collateral: ['U-GEN-REFUSAL-STATUS'],
+  },
+  {
+    name: '5xx-on-bad-input',
+    description: 'A POST body that is not JSON escapes the parser\'s error handling and is answered 500.',
+    violates: ['U-GEN-NO-5XX'],
+    collateral: ['U-GEN-REFUSAL-STATUS'],
+  },
+  {
+    name: 'broker-rate-off-by-one',
+    description: 'The broker limit refuses a UID\'s requests only beyond 21 in a second (`> 21` for `> 20`).',
+    violates: ['U-LIMIT-BROKER-RATE'],
+  },
+] as const satisfies readonly Fault[];

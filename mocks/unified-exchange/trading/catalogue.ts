@@ -1,0 +1,224 @@
+/**
+ * The seeded faults and the open points' readings of the trading part (mocks/unified-exchange/trading/). The lead
+ * merges them into the reference's faults.ts and readings.ts; this part switches on them by name (typed here, so a
+ * misspelled fault or reading does not compile).
+ *
+ * Readings: the first of each point is the reference's default. `settings` is what a tester of a deployment taking
+ * the reading states in its profile (interfaces/unified-exchange/settings.ts); the part itself follows the reading
+ * (options.reading), never those settings, so that it keeps the reading when a profile leaves it unstated
+ * (`--readings other --unstated`).
+ */
+import type { Fault, OpenPointReadings } from '../../../harness/reference.ts';
+
+export const tradingFaults = [
+  // ---- placement ---------------------------------------------------------------------------------------------------
+  {
+    name: 'limit-price-not-required',
+    description: 'A limit order without price is accepted (and executed as a market order). Needs the routing to leave the if/then of PlaceOrderRequest to the trading part.',
+    violates: ['U-ORDER-LIMIT-PRICE'],
+    collateral: ['U-ORDER-REFUSAL-NO-EFFECT'],
+  },
+  {
+    name: 'market-order-rests',
+    description: 'A market order is not matched: it rests on the book at the best price of its own side, live, and never fills.',
+    violates: ['U-ORDER-MARKET'],
+    collateral: ['U-ORDER-REDUCEONLY'],
+  },
+  {
+    name: 'tif-default-remainder-cancelled',
+    description: 'A limit order without timeInForce that fills in part has its remainder cancelled instead of resting (one that crosses nothing still rests).',
+    violates: ['U-ORDER-TIF-DEFAULT'],
+    collateral: ['U-TIF-GTC'],
+  },
+  {
+    name: 'posside-not-required-in-hedge',
+    description: 'In hedge mode a futures order without posSide is accepted (as long for a buy, short for a sell).',
+    violates: ['U-ORDER-POSSIDE-HEDGE'],
+    profile: 'reference-unified-hedge.yaml',
+  },
+  {
+    name: 'post-only-takes',
+    description: 'A post_only order that would match as taker trades like a gtc order.',
+    violates: ['U-TIF-POST-ONLY'],
+  },
+  {
+    name: 'post-only-maker-refused',
+    description: 'Every post_only order is refused, even one that would rest as maker.',
+    violates: ['U-TIF-POST-ONLY-MAKER'],
+    undecided: ['U-TIF-POST-ONLY'],
+  },
+  {
+    name: 'ioc-rests',
+    description: 'The remainder of an ioc order rests on the book instead of being cancelled.',
+    violates: ['U-TIF-IOC'],
+  },
+  {
+    name: 'fok-fills-partly',
+    description: 'A fok order that cannot be filled in full fills what it can and cancels the rest.',
+    violates: ['U-TIF-FOK'],
+  },
+  {
+    name: 'stp-ignored',
+    description: 'stpMode is ignored: an order matches the account\'s own resting orders whatever its stpMode.',
+    violates: ['U-ORDER-STP-CANCEL-TAKER', 'U-ORDER-STP-CANCEL-MAKER', 'U-ORDER-STP-CANCEL-BOTH'],
+  },
+  {
+    name: 'clientoid-reused',
+    description: 'A second order with the clientOid of an open order is placed as a new order.',
+    violates: ['U-ORDER-CLIENTOID-IDEMPOTENT'],
+  },
+  {
+    name: 'clientoid-lookup-other-order',
+    description: 'A clientOid is resolved to the account\'s newest other order: cancel-order (and the lookup) by clientOid act on the wrong order.',
+    violates: ['U-ORDER-CLIENTOID-TRACK', 'U-CANCEL-BY-CLIENTOID'],
+    collateral: ['U-CANCEL-BATCH', 'U-MODIFY-APPLIED'],
+  },
+  {
+    name: 'reduce-only-opens',
+    description: 'reduceOnly is ignored: a reduceOnly order with no position to reduce opens one.',
+    violates: ['U-ORDER-REDUCEONLY'],
+  },
+  {
+    name: 'tpsl-refused',
+    description: 'Every order carrying takeProfitPrice or stopLossPrice is refused, on the right sides or not.',
+    violates: ['U-ORDER-TPSL'],
+  },
+  // ---- lookup -----------------------------------------------------------------------------------------------------
+  {
+    name: 'filled-shows-live',
+    description: 'The lookup of an order filled in full still shows status live (cancelled orders show cancelled).',
+    violates: ['U-ORDER-STATUS-CLOSED'],
+    collateral: ['U-TIF-GTC', 'U-TIF-IOC', 'U-TIF-FOK', 'U-ORDER-MARKET', 'U-ORDER-STP-CANCEL-MAKER', 'U-ORDER-REDUCEONLY'],
+  },
+  {
+    name: 'lookup-other-account',
+    description: 'The lookup finds an order whatever account it belongs to.',
+    violates: ['U-ORDER-LOOKUP-OTHER-ACCOUNT'],
+  },
+  {
+    name: 'lookup-unknown-invented',
+    description: 'The lookup of an orderId the account never had answers a made-up live order with that id.',
+    violates: ['U-ORDER-LOOKUP-UNKNOWN'],
+  },
+  // ---- cancellation and modification ------------------------------------------------------------------------------
+  {
+    name: 'cancel-leaves-order-open',
+    description: 'cancel-order answers a success but the order stays live.',
+    violates: ['U-CANCEL-BY-ORDERID', 'U-CANCEL-BY-CLIENTOID'],
+    collateral: ['U-ORDER-CLIENTOID-TRACK'],
+  },
+  {
+    name: 'cancel-unknown-accepted',
+    description: 'cancel-order of an order the account never had is a success.',
+    violates: ['U-CANCEL-UNKNOWN'],
+  },
+  {
+    name: 'cancel-other-account',
+    description: 'cancel-order cancels another account\'s order when given its orderId.',
+    violates: ['U-CANCEL-OTHER-ACCOUNT'],
+  },
+  {
+    name: 'cancel-symbol-whole-account',
+    description: 'cancel-symbol-order cancels every open order of the account, whatever its symbol and category.',
+    violates: ['U-CANCEL-SYMBOL', 'U-CANCEL-CATEGORY'],
+  },
+  {
+    name: 'batch-cancel-ignores-items',
+    description: 'cancel-batch answers a success for every item but cancels nothing.',
+    violates: ['U-CANCEL-BATCH'],
+  },
+  {
+    name: 'modify-ignored',
+    description: 'batch-modify-order answers a success for every item but the orders keep their price and quantity.',
+    violates: ['U-MODIFY-APPLIED'],
+  },
+  {
+    name: 'strategy-cancel-unknown-accepted',
+    description: 'cancel-strategy-order naming no strategy order of the account is a success.',
+    violates: ['U-STRATEGY-ONE-OF'],
+  },
+  // ---- countdown --------------------------------------------------------------------------------------------------
+  {
+    name: 'countdown-never-fires',
+    description: 'The countdown is accepted and armed but never cancels anything when it expires.',
+    violates: ['U-COUNTDOWN-EXPIRY'],
+  },
+  {
+    name: 'countdown-zero-arms',
+    description: 'countdown "0" does not disarm: it arms the timer at the shortest countdown of the range.',
+    violates: ['U-COUNTDOWN-DISARM'],
+  },
+  {
+    name: 'countdown-refresh-ignored',
+    description: 'A countdown asked while one is armed keeps the first deadline: a refresh does not push it back.',
+    violates: ['U-COUNTDOWN-REFRESH'],
+  },
+  {
+    name: 'countdown-range-unchecked',
+    description: 'A countdown outside the range is armed as asked (neither refused nor clamped). Shows where the profile states settings.countdown.range.',
+    violates: ['U-COUNTDOWN-RANGE'],
+  },
+  // ---- market view ------------------------------------------------------------------------------------------------
+  {
+    name: 'book-worst-first',
+    description: 'The order book lists each side worst first (the levels served are the best ones, in reversed order).',
+    violates: ['U-MKT-BOOK-BEST-FIRST'],
+  },
+] as const satisfies readonly Fault[];
+
+export type TradingFault = (typeof tradingFaults)[number]['name'];
+
+export const tradingReadings = [
+  {
+    point: 'U-NS-MARKET-PRECISION',
+    readings: [{ name: 'any-precision' }, { name: 'tick-step-minimum', settings: { markets: { precision: { tick: '0.01', step: '0.0001', minNotional: '1' } } } }],
+  },
+  { point: 'U-NS-HOLD-MODE', readings: [{ name: 'one-way' }, { name: 'hedge', settings: { holdMode: 'hedge' } }] },
+  { point: 'U-NS-POSSIDE-ONE-WAY', readings: [{ name: 'ignored' }, { name: 'refused' }] },
+  { point: 'U-NS-OUT-OF-CATEGORY-FIELDS', readings: [{ name: 'ignored' }, { name: 'refused' }] },
+  { point: 'U-NS-ORDER-RECORD', readings: [{ name: 'public-exchange-order' }, { name: 'other-names', settings: { orderRecord: { filled: 'filledQty' } } }] },
+  {
+    point: 'U-NS-ORDER-STATUSES',
+    readings: [
+      { name: 'public-exchange-statuses' },
+      { name: 'live-while-open', settings: { orderRecord: { statuses: { open: ['live'], filled: ['filled'], cancelled: ['canceled'] } } } },
+      { name: 'with-rejected', settings: { orderRecord: { statuses: { open: ['live', 'partially_filled'], filled: ['filled'], cancelled: ['cancelled', 'rejected'] } } } },
+    ],
+  },
+  { point: 'U-NS-ORDER-PROCESSING', readings: [{ name: 'synchronous' }, { name: 'asynchronous', settings: { orderSettleMs: 100 } }] },
+  { point: 'U-NS-POST-ONLY-REJECTION', readings: [{ name: 'refused' }, { name: 'accepted-then-cancelled', settings: { postOnlyTaker: 'cancelled' } }] },
+  { point: 'U-NS-MARKET-ORDER-PRICE', readings: [{ name: 'ignored' }, { name: 'refused' }] },
+  { point: 'U-NS-MARKET-BUY-QTY', readings: [{ name: 'base-quantity' }, { name: 'quote-for-spot-buys' }] },
+  { point: 'U-NS-STP-DEFAULT', readings: [{ name: 'none-per-account' }, { name: 'cancel-taker-per-master' }] },
+  { point: 'U-NS-REDUCE-ONLY', readings: [{ name: 'refused' }, { name: 'cancelled' }] },
+  { point: 'U-NS-TPSL-RULES', readings: [{ name: 'futures-side-checked' }, { name: 'any-category-unchecked' }, { name: 'checked-against-market' }] },
+  {
+    point: 'U-NS-STRATEGY-ORDERS',
+    readings: [{ name: 'not-exposed' }, { name: 'in-order-record', settings: { strategyOrderIds: { takeProfit: 'tpOrderId', stopLoss: 'slOrderId' } } }],
+  },
+  { point: 'U-NS-CLIENTOID-REPEAT', readings: [{ name: 'refused-duplicate' }, { name: 'same-answer' }, { name: 'reusable-once-finished' }] },
+  { point: 'U-NS-BOTH-IDS', readings: [{ name: 'order-id-wins' }, { name: 'refused' }] },
+  { point: 'U-NS-EXTRA-PARAMETERS', readings: [{ name: 'documented-only' }, { name: 'category-required', settings: { orderIdentity: 'with-category' } }] },
+  { point: 'U-NS-UNKNOWN-ORDER', readings: [{ name: 'refused' }, { name: 'empty-data' }] },
+  { point: 'U-NS-CANCEL-FINISHED', readings: [{ name: 'refused' }, { name: 'accepted-no-op' }] },
+  { point: 'U-NS-BATCH-RESULT', readings: [{ name: 'per-item-results' }, { name: 'all-or-nothing', settings: { batchResult: 'all-or-nothing' } }] },
+  { point: 'U-NS-BATCH-SIZE', readings: [{ name: 'up-to-twenty' }, { name: 'up-to-fifty', settings: { batchSize: 50 } }] },
+  { point: 'U-NS-MODIFY-RULES', readings: [{ name: 'amend-in-place' }, { name: 'cancel-replace', settings: { modify: 'replace' } }] },
+  {
+    point: 'U-NS-COUNTDOWN-RANGE',
+    readings: [
+      { name: 'five-to-sixty' },
+      { name: 'ten-to-one-hundred-twenty', settings: { countdown: { range: { min: 10, max: 120, outside: 'refused' } } } },
+      { name: 'clamped', settings: { countdown: { range: { min: 5, max: 60, outside: 'clamped' } } } },
+    ],
+  },
+  { point: 'U-NS-COUNTDOWN-TIMING', readings: [{ name: 'at-deadline' }, { name: 'periodic-sweep', settings: { countdown: { graceMs: 1000 } } }] },
+  { point: 'U-NS-COUNTDOWN-SCOPE', readings: [{ name: 'per-account' }, { name: 'per-key' }] },
+  { point: 'U-NS-CLOSE-NOTHING', readings: [{ name: 'accepted' }, { name: 'refused' }] },
+] as const satisfies readonly OpenPointReadings[];
+
+type Catalogue = typeof tradingReadings;
+export type TradingPoint = Catalogue[number]['point'];
+export type TradingReadingOf<P extends TradingPoint> = Extract<Catalogue[number], { point: P }>['readings'][number]['name'];
+/** The reading the part was started in, typed by this catalogue. */
+export type TradingReading = <P extends TradingPoint>(point: P) => TradingReadingOf<P>;

@@ -1,0 +1,16 @@
+/** The unified-exchange entry of the run's profile, for the suite's own checks. */
+import type { Profile } from '../../harness/profile/types.ts';
+import { isStated } from '../../harness/profile/load.ts';
+import type { UnifiedExchangeSettings } from '../../interfaces/unified-exchange/settings.ts';
+
+export const UX = 'unified-exchange';
+
+type Entry = { settings?: UnifiedExchangeSettings; credentials?: Record<string, unknown> };
+const entryOf = (profile: Pick<Profile, 'interfaces'>): Entry | undefined => (profile.interfaces as Record<string, Entry | undefined>)[UX];
+
+/** The entry's settings, defaults filled in by the profile's loader. */
+export const settingsOf = (profile: Pick<Profile, 'interfaces'>): UnifiedExchangeSettings => entryOf(profile)?.settings as UnifiedExchangeSettings;
+/** Whether the profile states a setting (a dotted path under settings): only then is its value asserted. */
+export const stated = (profile: Pick<Profile, 'stated'>, setting: string): boolean => isStated(profile, UX, setting);
+/** The key roles the profile names. */
+export const rolesOf = (profile: Pick<Profile, 'interfaces'>): string[] => Object.keys(entryOf(profile)?.credentials ?? {});

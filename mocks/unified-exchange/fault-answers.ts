@@ -14,6 +14,10 @@ const SNAPSHOTS = new Set(['getAccountAssets', 'getFundingAssets']);
 export function distorted(op: Op, reply: Reply, on: RoutingFault): Reply {
   if (reply.status >= 300 || !reply.body || typeof reply.body !== 'object') return reply;
   const body = reply.body as Record<string, unknown>;
+  // The fault: a path renamed, the old one redirected (to where nothing is served).
+  if (on('margin-loans-moved') && op.id === 'getMarginLoans') return { status: 301, body: { msg: 'Moved Permanently' }, headers: { location: MOVED_MARGIN_LOANS } };
+  // The fault: a proxy in front of open interest labels its answers as text.
+  if (on('open-interest-text-plain') && op.id === 'getOpenInterest') return { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } };
   if (on('numbers-not-strings') && STRING_AMOUNT_OPERATIONS.has(op.id)) {
     return { ...reply, body: { ...body, data: CANDLE_OPERATIONS.has(op.id) ? candlesAsNumbers(body.data) : amountsAsNumbers(body.data) } };
   }
@@ -21,6 +25,25 @@ export function distorted(op: Op, reply: Reply, on: RoutingFault): Reply {
     const { data, ...envelope } = body;
     const payload = data && typeof data === 'object' && !Array.isArray(data) ? data : { assets: data };
     return { ...reply, body: { ...envelope, ...payload } };
+  }
+  return reply;
+}
+
+/** Where the fault margin-loans-moved sends margin-loans (nothing is served there). */
+const MOVED_MARGIN_LOANS = '/api/v3/margin/loans';
+
+/**
+ * The faults that spoil a refusal: a validation refusal of a market-data read redirected to an error page
+ * (bad-input-redirected); an authentication refusal written from the success template, its code "00000"
+ * (auth-refusal-success-code), whatever the error body's reading.
+ */
+export function distortedRefusal(op: Op | undefined, kind: 'auth' | 'validation', reply: Reply, on: RoutingFault): Reply {
+  if (reply.status < 400) return reply;
+  if (kind === 'validation' && on('bad-input-redirected') && op?.public && op.id !== 'getServerTime') {
+    return { status: 303, body: { msg: 'See Other' }, headers: { location: '/api/v3/public/error' } };
+  }
+  if (kind === 'auth' && on('auth-refusal-success-code') && reply.body && typeof reply.body === 'object' && !Array.isArray(reply.body)) {
+    return { ...reply, body: { ...(reply.body as Record<string, unknown>), code: '00000' } };
   }
   return reply;
 }

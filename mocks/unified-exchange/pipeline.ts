@@ -11,7 +11,7 @@ import type { Limits } from './limits.ts';
 import type { Op, OperationTable } from './operations.ts';
 import { CODES, type Replies, type Reply } from './replies.ts';
 import type { Validator } from './validate.ts';
-import { distorted } from './fault-answers.ts';
+import { distorted, distortedRefusal } from './fault-answers.ts';
 
 /** The public market data: "the /api/v3/public/ and /api/v3/market/ paths need no credentials". */
 const PUBLIC_PREFIXES = ['/api/v3/public/', '/api/v3/market/'];
@@ -36,7 +36,15 @@ export interface PipelineParts {
 }
 
 export function pipeline(p: PipelineParts): (req: http.IncomingMessage) => Promise<Reply> {
-  const { table, reading, on, auth, replies } = p;
+  const { table, reading, on, auth } = p;
+  // The refusals of the credentials and of the parameters, as the faults that spoil them give them.
+  const replies: Replies = {
+    ...p.replies,
+    outcome: (op, o) => {
+      const reply = p.replies.outcome(op, o);
+      return !o.ok && (o.kind === 'auth' || o.kind === 'validation') ? distortedRefusal(op, o.kind, reply, on) : reply;
+    },
+  };
   const handlers = new Map<string, Handler>();
   for (const part of p.parts) for (const [id, handler] of Object.entries(part.operations)) if (handler && !handlers.has(id)) handlers.set(id, handler);
 

@@ -158,6 +158,9 @@ test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers ca
       if (failure instanceof RequirementViolation && !failure.requirements.includes(id)) throw new Inconclusive(`the timeline stopped before this could be judged: ${failure.message}`);
       if (failure) throw failure;
       const list = seen.get(id) ?? [];
+      // A timer that did not take the refresh expired at the first deadline: the refreshed one cannot be judged.
+      const refreshBroken = (seen.get('U-COUNTDOWN-REFRESH') ?? []).find((x) => x.verdict === 'broken');
+      if (id === 'U-COUNTDOWN-EXPIRY' && refreshBroken && list.some((x) => x.verdict === 'broken')) throw new Inconclusive(`the refresh was not taken (${refreshBroken.why}): the refreshed deadline cannot be judged`);
       if (id === 'U-COUNTDOWN-DISARM' && !peer) throw new NotTested('the profile names no second trading key (credentials.peer): the disarmed timer is judged on that account, beside the trading account\'s running one');
       const bad = list.find((x) => x.verdict === 'broken');
       if (bad) throw new RequirementViolation(id, bad.why, 'as the countdown model says', bad.exchanges);

@@ -15,6 +15,7 @@ import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
 import { test } from './test.ts';
 import { hasRole } from './auth.ts';
 import { takeOpenOrders } from './open-orders.ts';
+import { takeBrokerRate } from './patient.ts';
 import {
   cancelRequest, farOrder, freshClientOid, freshSubName, fundWriteForbidden, lookupRequest, orderIdOf, orderRef, placeRequest, readQuery, roleOf, servedOp, tickBelow, type Settings,
 } from './requests.ts';
@@ -24,6 +25,9 @@ defineGenericChecks(test, { source: unifiedSource });
 /** Operations that cancel every open order of a category or of the account: another test's too. */
 const CANCEL_ALL = new Set(['cancelSymbolOrders', 'countdownCancelAll']);
 
+/** The broker operations: their requests of a second are counted per UID (held under the broker-rate lease). */
+const BROKER_OPS = new Set(['listBrokerSubAccounts', 'createBrokerSubAccount']);
+
 /** The spec's x-refused-roles -> the profile's key that carries the role. */
 const ROLE_KEYS: Record<string, KeyRole> = { readKey: 'read', tradeKey: 'trade', nonBrokerKey: 'trade' };
 
@@ -31,9 +35,12 @@ function unifiedSource(ctx: GenericContext): OperationSource {
   const s = ctx.settings as Settings;
   const spec = ctx.spec;
   let releaseOrders: (() => void) | undefined;
+  let releaseBroker: (() => void) | undefined;
   const release = () => {
     releaseOrders?.();
     releaseOrders = undefined;
+    releaseBroker?.();
+    releaseBroker = undefined;
   };
   let lookupOrder: Promise<string> | undefined;
   let productId: Promise<string | undefined> | undefined;
@@ -78,6 +85,8 @@ function unifiedSource(ctx: GenericContext): OperationSource {
     // Where this target serves the operation (a relocated path: the order lookup, the copy-trading operations).
     const op = servedOp(spec, id);
     if (!CANCEL_ALL.has(id)) release();
+    // The broker key's requests wait while another check fills its second on purpose (U-LIMIT-BROKER-RATE).
+    if (BROKER_OPS.has(id)) releaseBroker ??= await takeBrokerRate(ctx.identity, `${op.key} with the broker key`);
     const forbidden = fundWriteForbidden(op, s);
     if (forbidden) return { notApplicable: forbidden };
     const role = (credential ?? roleOf(op)) as KeyRole;

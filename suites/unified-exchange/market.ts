@@ -25,3 +25,17 @@ export function candleTimes(data: unknown): number[] | undefined {
   const times = data.map((c) => (Array.isArray(c) && /^\d+$/.test(String(c[0])) ? Number(c[0]) : NaN));
   return times.every(Number.isFinite) ? times : undefined;
 }
+
+/** The rows of a list answer: data itself, the member the profile names (settings.lists), else data's first array (U-NS-LIST-SHAPE). */
+export function rowsOf(data: unknown, member: string | undefined): unknown[] {
+  if (member !== undefined) return ((member === '' ? data : (data as Record<string, unknown> | null)?.[member]) as unknown[]) ?? [];
+  if (Array.isArray(data)) return data;
+  return (Object.values((data as Record<string, unknown>) ?? {}).find(Array.isArray) as unknown[] | undefined) ?? [];
+}
+
+/** Whether an answer's data holds no records: an empty array, or an object whose every array member is empty. */
+export function holdsNoRecords(data: unknown): boolean {
+  if (Array.isArray(data)) return data.length === 0;
+  if (data && typeof data === 'object') return Object.values(data).every((v) => !Array.isArray(v) || v.length === 0);
+  return data === null || data === undefined;
+}

@@ -160,8 +160,8 @@ const TIF: Record<Exclude<Tif, 'post_only'>, TimeInForce> = { gtc: 'GTC', ioc: '
 /**
  * The unified exchange's book: the shared LimitBook (price-time priority, gtc/ioc/fok), plus
  * - post_only: "rejected if it would match as taker"; otherwise it rests as a gtc;
- * - stpMode between two orders of the same account, only where every resting order the incoming one would meet is the
- *   account's own and the incoming order is a gtc or ioc (elsewhere the readings differ: which maker first, fok):
+ * - stpMode between two orders of the same account, only where the one resting order the incoming one would meet is the
+ *   account's own and the incoming order is a gtc or ioc (elsewhere the readings differ: which makers, fok):
  *   cancel_taker cancels the incoming order, cancel_maker the makers (the incoming one goes on, resting or cancelled as
  *   its time in force says), cancel_both all of them; nothing trades.
  * A self-trade without stpMode (or with none) is "unknown": U-NS-STP-DEFAULT's readings disagree.
@@ -185,7 +185,9 @@ export class UnifiedBook {
     const own = meets.filter((v) => this.owners.get(v.order.id) === o.owner);
     if (own.length > 0) {
       if (o.stp === undefined || o.stp === 'none') return { kind: 'unknown', why: 'a self-trade without stpMode (or with none): U-NS-STP-DEFAULT' };
-      if (own.length !== meets.length || o.tif === 'fok') return { kind: 'unknown', why: 'self-trade prevention among other accounts\' orders, or on a fok: not every reading agrees' };
+      // Which makers a cancel_both or cancel_maker order cancels once it met more than one is not said (the first it
+      // meets, or every one it crosses): judged with exactly one.
+      if (own.length !== meets.length || own.length > 1 || o.tif === 'fok') return { kind: 'unknown', why: 'self-trade prevention among several resting orders, other accounts\' among them, or on a fok: not every reading agrees' };
       const makersCancelled = o.stp === 'cancel_taker' ? [] : own.map((v) => v.order.id);
       for (const id of makersCancelled) this.book.cancel(id);
       if (o.stp === 'cancel_maker') {

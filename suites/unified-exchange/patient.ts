@@ -5,6 +5,8 @@
  * the deployment limits requests, a refusal with that status is taken as a possible throttle and asked again.
  */
 import { isRefused, isThrottled } from '../../harness/answers.ts';
+import { Inconclusive } from '../../harness/verdicts.ts';
+import type { Identity } from '../../harness/fixtures.ts';
 import type { Client, Reply, RequestSpec } from '../../harness/http/client.ts';
 import type { UnifiedExchangeSettings } from '../../interfaces/unified-exchange/settings.ts';
 
@@ -23,4 +25,21 @@ export async function sendPatiently(api: Client, request: RequestSpec, s: Pick<U
     r = await api.send({ ...request, label: `${request.label ?? `${request.method} ${request.path}`} (again: it may have been throttled)` });
   }
   return r;
+}
+
+/**
+ * The broker key's requests of a second are counted together (20 per UID): the check that fills a second on purpose
+ * (U-LIMIT-BROKER-RATE) holds this lease, and so does every other check while it sends the broker key's requests, so
+ * that none of them is throttled by another's burst. Released at once by the function returned.
+ */
+export const BROKER_RATE_LEASE = 'unified-exchange-broker-rate';
+
+export async function takeBrokerRate(identity: Identity, what: string, waitMs = 60_000): Promise<() => void> {
+  const lease = await identity.lease(BROKER_RATE_LEASE, [0], waitMs);
+  if (!lease) throw new Inconclusive(`${what}: the broker key's requests stayed in another test's hands for ${waitMs / 1000} s`);
+  let released = false;
+  return () => {
+    if (!released) lease.release();
+    released = true;
+  };
 }

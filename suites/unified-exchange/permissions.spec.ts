@@ -84,6 +84,8 @@ test.describe('credentials', () => {
       { what: 'its method', request: get(INFO), o: { signed: { method: 'POST' } } },
       { what: 'its path', request: get(INFO), o: { signed: { path: '/api/v3/account/assets' } } },
       { what: 'its query', request: get(funding(s.markets.coins.quote)), o: { signed: { path: funding(s.markets.coins.base) } } },
+      // A query added to a request signed without one: the signature must cover the query, not only the path.
+      { what: 'its query (signed without one)', request: get(funding(s.markets.coins.quote)), o: { signed: { path: '/api/v3/account/funding-assets' } } },
     ];
     // The body, where orders may be placed: an order whose signature covers another client id. The order and its
     // control rest far from the market, and are cancelled (by client id) when the test ends.
@@ -164,13 +166,19 @@ test.describe('permissions', () => {
         mustBeRefused('U-AUTH-TRADE', refused, 'an order placed with a key without trading permission', { control: placed });
         const orderId = orderIdOf(placed.json);
         if (!orderId) throw new NotTested(`the trade key's order was acknowledged without data.orderId (${placed.text.slice(0, 200)}): no order to cancel`);
+        // The control of the read key's cancel is the trade key cancelling an order of its own placed alike: should the
+        // refused cancel have taken effect, the first order is gone, and cancelling it again would say nothing.
+        const spare = farOrder(s, { clientOid: freshClientOid() });
+        cancelAtEnd({ clientOid: spare.clientOid });
+        const spareId = orderIdOf((await sendPatiently(api, { ...placeRequest(spec, spare, 'trade'), label: 'the trade key places a second far order, for the control of the cancel' }, s, 1)).json);
         const byReadCancel = await api.send({ ...cancelRequest(spec, s, { orderId }, 'read'), label: "the read key cancels the trade key's order" });
         if (isRefused(byReadCancel)) {
           if (s.orderSettleMs) await new Promise((r) => setTimeout(r, s.orderSettleMs));
           lookup = await api.send({ ...lookupRequest(spec, s, orderId), label: 'is the order still open?' });
           cancelRefused = true;
         }
-        const cancelled = await api.send({ ...cancelRequest(spec, s, { orderId }, 'trade'), label: 'the trade key cancels its order: the control' });
+        if (!spareId) throw new NotTested('the second far order was not acknowledged with data.orderId: no control for the cancel');
+        const cancelled = await api.send({ ...cancelRequest(spec, s, { orderId: spareId }, 'trade'), label: 'the trade key cancels its second order: the control' });
         mustBeRefused('U-AUTH-TRADE', byReadCancel, 'a cancel-order with a key without trading permission', { control: cancelled });
       }),
     );

@@ -15,6 +15,7 @@ import { sendPatiently } from './patient.ts';
 import { settingsOf, stated } from './profile.ts';
 import { BOOK_CATEGORIES, withQuery, type Settings } from './requests.ts';
 import { CATEGORIES } from '../../interfaces/unified-exchange/settings.ts';
+import { rowsOf } from './market.ts';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const MILLIS = /^\d{13}$/;
@@ -42,15 +43,11 @@ function reads(s: Settings): Read[] {
     { operationId: 'getFundingRateHistory', path: withQuery('/api/v3/market/history-fund-rate', { category: 'USDT-FUTURES', symbol: sym['USDT-FUTURES'], limit: 10 }), amounts: [], times: ['fundingTime'], rows: true },
     { operationId: 'getOngoingLoans', path: '/api/v3/loan/borrow-ongoing', role: 'trade', amounts: ['loanAmount'], times: [], rows: true },
     { operationId: 'getEarnProducts', path: '/api/v3/earn/elite-product', role: 'trade', amounts: ['minSubscribeAmount'], times: [], rows: true },
+    // The account snapshots: no amount the document names, but their payload is in data too.
+    { operationId: 'getAccountAssets', path: '/api/v3/account/assets', role: 'trade', amounts: [], times: [], rows: false },
+    { operationId: 'getFundingAssets', path: withQuery('/api/v3/account/funding-assets', { coin: s.markets.coins.quote }), role: 'trade', amounts: [], times: [], rows: false },
     { operationId: 'listP2pAds', path: withQuery('/api/v3/p2p/ad-list', { token: s.markets.coins.quote, fiat: 'USD', side: 'buy', pageNum: s.p2p.firstPage, limit: 10 }), role: 'trade', amounts: ['price', 'quantity'], times: [], rows: true },
   ];
-}
-
-/** The rows of a list answer: data itself, the member the profile names (settings.lists), else data's first array (U-NS-LIST-SHAPE). */
-function rowsOf(data: unknown, member: string | undefined): unknown[] {
-  if (member !== undefined) return (member === '' ? data : (data as Record<string, unknown> | null)?.[member]) as unknown[] ?? [];
-  if (Array.isArray(data)) return data;
-  return (Object.values((data as Record<string, unknown>) ?? {}).find(Array.isArray) as unknown[] | undefined) ?? [];
 }
 
 test('amounts, prices, quantities and times are strings; the payload is in data', { tag: reqTags('U-CONV-STRINGS', 'U-CONV-MILLIS', 'U-CONV-DATA', 'U-ENV-INDICATOR') }, async ({ api, secrets, profile, verify, notApplicable }) => {

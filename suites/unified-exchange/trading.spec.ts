@@ -24,8 +24,8 @@ const RULES: RequirementId[] = [
 ];
 const CASES = 60;
 const RATE_LIMITED_CASES = 6;
-/** Each order placed, looked up, looked up again at the end, cancelled and looked up once more: 5 requests, 4 orders at most (+ a pair). */
-const REQUESTS_PER_CASE = 30;
+/** At most 8 orders a case (a self-trade, two crossings, two more), each placed, looked up, looked up again at the end, cancelled and looked up once more. */
+const REQUESTS_PER_CASE = 40;
 const CATEGORY = 'SPOT' as const;
 
 /** One generated order: whose, which side, price level (1 to 4 in the case's band), lots, time in force (absent: the default), stpMode. */
@@ -59,11 +59,12 @@ const selfTrade: fc.Arbitrary<Gen[]> = fc
 
 /** A trade on purpose: a resting gtc of one account, then an order of the other that crosses it, in any time in force. */
 const crossing: fc.Arbitrary<Gen[]> = fc
-  .record({ account: fc.integer({ min: 0, max: 1 }), side: fc.constantFrom<Side>('buy', 'sell'), level: fc.integer({ min: 2, max: 3 }), lots: fc.constantFrom(1, 1, 2), takerLots: fc.integer({ min: 1, max: 3 }), takerTif: fc.constantFrom<Gen['tif']>('gtc', 'ioc', 'fok', 'post_only', 'default'), deeper: fc.boolean() })
+  .record({ account: fc.integer({ min: 0, max: 1 }), side: fc.constantFrom<Side>('buy', 'sell'), level: fc.integer({ min: 2, max: 3 }), lots: fc.integer({ min: 1, max: 2 }), more: fc.integer({ min: 1, max: 2 }), takerTif: fc.constantFrom<Gen['tif']>('gtc', 'ioc', 'fok', 'post_only', 'default'), deeper: fc.boolean() })
   .map((p) => [
     { account: p.account, side: p.side, level: p.level, lots: p.lots, tif: 'gtc' },
-    // Across the maker's level, or at it: a taker that fills in part either way when it wants more than the maker has.
-    { account: p.account + 1, side: p.side === 'buy' ? 'sell' : 'buy', level: p.deeper ? (p.side === 'buy' ? p.level - 1 : p.level + 1) : p.level, lots: p.takerLots, tif: p.takerTif },
+    // Across the maker's level, or at it, wanting more than the maker has: what it does with the rest is its time in
+    // force's (orders that fill in full, and makers filled in part, come from the orders of any kind after).
+    { account: p.account + 1, side: p.side === 'buy' ? 'sell' : 'buy', level: p.deeper ? (p.side === 'buy' ? p.level - 1 : p.level + 1) : p.level, lots: p.lots + p.more, tif: p.takerTif },
   ]);
 
 /**

@@ -8,31 +8,41 @@ import type { Fault } from '../../types.ts';
 import type { OpenPointReadings } from '../../readings.ts';
 import { BOOK_ADDRESS } from './withdrawals.ts';
 
+/**
+ * Each fault breaks one rule the fund rules' property judges (suites/unified-exchange/funds-conditional.spec.ts): a
+ * wrong request it takes, or, for the two effects judged beside the controls, a repeated withdrawal and a loan repaid
+ * in full.
+ */
 export const fundsFaults = [
   {
     name: 'chain-not-required',
     description: 'An on_chain withdrawal without chain is accepted (and withdraws) instead of being refused.',
     violates: ['U-WITHDRAW-CHAIN'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts have no funds: the reference refuses the request for its balance after the skipped rule, and no control is sent' },
   },
   {
     name: 'withdraw-clientoid-twice',
     description: 'A second withdrawal with the clientOid of an earlier one withdraws again, under a new orderId.',
     violates: ['U-WITHDRAW-IDEMPOTENT'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts have no funds: the reference refuses the request for its balance after the skipped rule, and no control is sent' },
   },
   {
     name: 'loan-without-amount-accepted',
     description: 'A loan with neither pledgeAmount nor loanAmount is accepted and lends the coin\'s minimum.',
     violates: ['U-LOAN-BORROW-AMOUNT'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts have no funds: the reference refuses the request for its balance after the skipped rule, and no control is sent' },
   },
   {
     name: 'repay-amount-not-required',
     description: 'A loan repayment with repayAll no and no amount is accepted and repays the whole loan.',
     violates: ['U-LOAN-REPAY-AMOUNT'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts have no funds: the reference refuses the request for its balance after the skipped rule, and no control is sent' },
   },
   {
     name: 'loan-repaid-still-ongoing',
     description: 'A loan repaid in full stays among the ongoing loans (with loanAmount 0).',
     violates: ['U-LOAN-REPAY-ALL'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts have no funds: the reference refuses the request for its balance after the skipped rule, and no control is sent' },
   },
   {
     name: 'fixed-ad-without-price-accepted',
@@ -40,14 +50,26 @@ export const fundsFaults = [
     violates: ['U-P2P-CREATE-FIXED-PRICE'],
   },
   {
+    name: 'floating-ad-without-premium-accepted',
+    description: 'A floating-price advertisement without premium is accepted and published at the market price.',
+    violates: ['U-P2P-CREATE-FLOATING-PREMIUM'],
+  },
+  {
+    name: 'ad-amounts-unchecked',
+    description: 'An advertisement whose minAmount exceeds its maxAmount is accepted.',
+    violates: ['U-P2P-CREATE-AMOUNTS'],
+  },
+  {
     name: 'isolated-transfer-without-symbol',
     description: 'A transfer from or to isolated-margin without symbol is accepted and moves the funds.',
     violates: ['U-TRANSFER-ISOLATED-SYMBOL'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts have no funds: the reference refuses the request for its balance after the skipped rule, and no control is sent' },
   },
   {
     name: 'transfer-overdraft',
     description: 'A transfer of more than the source account holds is accepted, leaving a negative balance.',
     violates: ['U-TRANSFER-BALANCE'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts have no funds: the reference refuses the request for its balance after the skipped rule, and no control is sent' },
   },
   {
     name: 'mode-target-unchecked',
@@ -55,19 +77,29 @@ export const fundsFaults = [
     violates: ['U-ACCT-MODE-TARGET'],
   },
   {
-    name: 'sub-list-drops-newest',
-    description: 'The sub-account list stops one short: the newest sub-account is never listed.',
-    violates: ['U-SUB-LISTED'],
-  },
-  {
     name: 'earn-min-ignored',
     description: "An earn subscription below the product's minSubscribeAmount is accepted.",
     violates: ['U-EARN-SUBSCRIBE-MIN'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts have no funds: the reference refuses the request for its balance after the skipped rule, and no control is sent' },
   },
   {
     name: 'copy-transfer-over-max',
     description: 'A copy-trading transfer of more than the maximum transferable balance is accepted.',
     violates: ['U-COPY-TRANSFER-MAX'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts make copyTransfer a write the profile (settings.funded false) leaves unsent' },
+  },
+] as const satisfies readonly Fault[];
+
+/**
+ * Faults of effects that no check judges yet: part 2 of issue 23 (conservation, idempotency, paging) brings their
+ * checks, and issue 24 registers these faults (adds them to fundsFaults) when they exist. Their switches stay in the
+ * code; they are not listed in the reference's catalogue until then, so that the self-test does not run them.
+ */
+export const fundsFaultsPartTwo = [
+  {
+    name: 'sub-list-drops-newest',
+    description: 'The sub-account list stops one short: the newest sub-account is never listed.',
+    violates: ['U-SUB-LISTED'],
   },
 ] as const satisfies readonly Fault[];
 

@@ -109,8 +109,9 @@ export function createAd(options: PartOptions, store: FundsStore, caller: Caller
     if (n === undefined || n <= 0) return refused('validation', 'price must be a positive decimal string');
     price = n;
   } else {
-    if (!given(params.premium)) return refused('validation', 'premium is required for a floating-price advertisement');
-    const n = floatingPrice(options, params.premium, market);
+    if (!given(params.premium) && !options.fault('floating-ad-without-premium-accepted')) return refused('validation', 'premium is required for a floating-price advertisement');
+    // floating-ad-without-premium-accepted: an advertisement without premium floats at the market price.
+    const n = given(params.premium) ? floatingPrice(options, params.premium, market) : market;
     if (n === undefined) return refused('validation', 'premium is not a percentage this deployment takes');
     price = n;
   }
@@ -119,7 +120,7 @@ export function createAd(options: PartOptions, store: FundsStore, caller: Caller
   const max = decimal(params.maxAmount);
   const quantity = decimal(params.quantity);
   if (min === undefined || max === undefined || quantity === undefined || quantity <= 0) return refused('validation', 'minAmount, maxAmount and quantity are positive decimal strings');
-  if (min > max) return refused('validation', 'minAmount exceeds maxAmount');
+  if (min > max && !options.fault('ad-amounts-unchecked')) return refused('validation', 'minAmount exceeds maxAmount');
 
   const methods = params.payMethodIds;
   if (!Array.isArray(methods) || methods.length === 0) return refused('validation', 'payMethodIds is a non-empty array of objects');

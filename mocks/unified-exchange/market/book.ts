@@ -41,7 +41,13 @@ export function orderBookAnswer(options: PartOptions, view: MarketView, params: 
   const book = view.book(category, symbol, depth);
   const objects = options.reading('U-NS-BOOK-LEVEL') === 'level-objects';
   const level = ([price, size]: [string, string]): unknown => (objects ? { price, size } : [price, size]);
-  return accepted({ bids: book.bids.slice(0, depth).map(level), asks: book.asks.slice(0, depth).map(level), ts: String(book.ts) });
+  const bids = book.bids.slice(0, depth);
+  let asks = book.asks.slice(0, depth);
+  // book-crossed: the best ask a cent below the best bid.
+  if (options.fault('book-crossed') && bids[0] && asks[0]) asks = [[dec(Number(bids[0][0]) - 0.01, 8), asks[0][1]], ...asks.slice(1)];
+  const answer = { bids: bids.map(level), asks: asks.map(level), ts: String(book.ts) };
+  // book-in-array: one book per symbol, in a list.
+  return accepted(options.fault('book-in-array') ? [answer] : answer);
 }
 
 export function fillsAnswer(options: PartOptions, view: MarketView, params: Record<string, unknown>): Outcome {

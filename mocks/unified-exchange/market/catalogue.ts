@@ -15,8 +15,8 @@ export const marketFaults = [
   {
     name: 'candles-over-1000',
     description: 'A candles or history-candles limit above 1000 is served in full (up to 1500 candles) instead of at most 1000.',
-    violates: ['U-LIMIT-CANDLES'],
-    collateral: ['U-LIMIT-CANDLES-OVER', 'U-GEN-SCHEMA'],
+    violates: ['U-LIMIT-CANDLES', 'U-LIMIT-CANDLES-OVER'],
+    collateral: ['U-GEN-SCHEMA'],
   },
   {
     name: 'candles-over-limit-crash',
@@ -60,6 +60,18 @@ export const marketFaults = [
     name: 'book-default-100',
     description: 'An orderbook request without limit is answered with 100 levels per side instead of the documented 150.',
     violates: ['U-LIMIT-BOOK-DEFAULT'],
+    keepsDefault: { 'U-NS-BOOK-MAX-DEPTH': 'a book served at most 150 deep shows no side deeper than the default, so a default of 100 cannot be told from a thin book' },
+  },
+  {
+    name: 'book-in-array',
+    description: 'The order book is answered as a list of one book per symbol: data is [{bids, asks, ts}] instead of {bids, asks}.',
+    violates: ['U-MKT-BOOK'],
+    collateral: ['U-GEN-SCHEMA'],
+  },
+  {
+    name: 'book-crossed',
+    description: 'The book is assembled from two snapshots taken apart: the best ask is served a cent below the best bid (the rest of each side in order).',
+    violates: ['U-MKT-BOOK-NOT-CROSSED'],
   },
   {
     name: 'book-depth-ignored',
@@ -70,6 +82,12 @@ export const marketFaults = [
     name: 'server-time-skewed',
     description: 'The server time is answered an hour ahead of the clock.',
     violates: ['U-MKT-TIME-CLOSE'],
+  },
+  {
+    name: 'server-time-number',
+    description: 'The server time is a JSON number of milliseconds instead of a string.',
+    violates: ['U-MKT-TIME'],
+    collateral: ['U-GEN-SCHEMA'],
   },
   {
     name: 'tickers-numbers',

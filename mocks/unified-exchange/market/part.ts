@@ -26,7 +26,11 @@ export function createMarket(options: PartOptions & { view: MarketView }): Part 
   const price = (m: Market) => seededPrice(m, options.now());
   return {
     operations: {
-      getServerTime: () => accepted({ serverTime: String(options.now() + (options.fault('server-time-skewed') ? SKEW_MS : 0)) }),
+      getServerTime: () => {
+        const serverTime = options.now() + (options.fault('server-time-skewed') ? SKEW_MS : 0);
+        // server-time-number: the milliseconds as a JSON number.
+        return accepted({ serverTime: options.fault('server-time-number') ? serverTime : String(serverTime) });
+      },
       getInstruments: ({ params }) => instrumentsAnswer(options, params),
       getTickers: ({ params }) => tickersAnswer(options, view, params, price),
       getOrderBook: ({ params }) => orderBookAnswer(options, view, params),

@@ -103,8 +103,14 @@ export const routingFaults = [
   },
   {
     name: 'query-not-signed',
-    description: 'The signed text leaves the query string out (timestamp + METHOD + path + body): a query changed after signing goes through.',
+    description:
+      'For clients that sign the path alone, the verifier also takes a signature whose text leaves the query string out (timestamp + METHOD + path + body): a query added after signing goes through.',
     violates: ['U-AUTH-TAMPERED'],
+  },
+  {
+    name: 'missing-key-default-account',
+    description: 'A development shortcut left on: a request without the key header skips the key lookup and the signature check and is served as the default account.',
+    violates: ['U-AUTH-REQUIRED', 'U-GEN-AUTH'],
   },
   {
     name: 'wrong-passphrase-accepted',
@@ -120,11 +126,6 @@ export const routingFaults = [
     // The generic check's wrong or missing credential may be this very one.
     collateral: ['U-GEN-AUTH'],
   },
-  {
-    name: 'stale-timestamp-accepted',
-    description: 'Only the form of the timestamp is checked, never its distance from the server clock: a signature can be replayed for ever.',
-    violates: ['U-AUTH-TIMESTAMP-STALE'],
-  },
 
   // ---- permissions --------------------------------------------------------------------------------------------------
   {
@@ -133,11 +134,15 @@ export const routingFaults = [
     violates: ['U-AUTH-TRADE', 'U-GEN-ROLE'],
     // The read key's refused writes then take effect.
     collateral: ['U-AUTH-PERMISSION-NO-EFFECT'],
+    // Without funds no order is placed: the trading-permission checks need one accepted.
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts have no order accepted, the control of every trading-permission refusal' },
   },
   {
     name: 'permission-checked-after-write',
     description: 'A trading write by a key without trading permission is carried out first and refused afterwards: the answer is a refusal, the order is placed (or cancelled) all the same.',
     violates: ['U-AUTH-PERMISSION-NO-EFFECT'],
+    // Without funds no order is placed: the trading-permission checks need one accepted.
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts have no order accepted, the control of every trading-permission refusal' },
   },
   {
     name: 'copy-open-to-trade-key',
@@ -169,6 +174,27 @@ export const routingFaults = [
     collateral: ['U-ACCT-ASSETS', 'U-ACCT-FUNDING-ASSETS'],
   },
 
+  {
+    name: 'auth-refusal-success-code',
+    description: 'The authentication filter writes its refusals from the success template: HTTP 401 (or the status of its reading), but code "00000".',
+    violates: ['U-ENV-INDICATOR'],
+    // Only a profile that states the envelope (settings.envelope) lets a check judge the code.
+    profile: 'reference-unified-stated.yaml',
+    keepsDefault: { 'U-NS-ENVELOPE': 'a deployment that tells success by the HTTP status alone has no code to get wrong' },
+  },
+  {
+    name: 'margin-loans-moved',
+    description: 'margin-loans was renamed: the documented path answers 301 Moved Permanently to /api/v3/margin/loans, where nothing is served.',
+    violates: ['U-GEN-STATUS', 'U-GEN-VALID-ACCEPTED'],
+  },
+  {
+    name: 'open-interest-text-plain',
+    description: 'A proxy in front of open interest labels its JSON answers text/plain.',
+    violates: ['U-GEN-CONTENT-TYPE'],
+    // A body that is not labelled JSON may not be held to its schema.
+    collateral: ['U-GEN-SCHEMA'],
+  },
+
   // ---- validation ---------------------------------------------------------------------------------------------------
   {
     name: 'category-not-checked',
@@ -189,6 +215,26 @@ export const routingFaults = [
     collateral: ['U-GEN-REFUSAL-STATUS'],
   },
   {
+    name: 'order-body-unchecked',
+    description: "The trading operations' bodies are not checked against the spec's schemas: a missing member, a value outside its list or a category the operation does not take reaches the trading part, which places what it can.",
+    violates: ['U-ORDER-REQUIRED', 'U-ORDER-SIDE', 'U-ORDER-TYPE', 'U-ORDER-LIMIT-PRICE', 'U-ORDER-TIF-VALUES', 'U-ORDER-POSSIDE-VALUES', 'U-ORDER-REDUCEONLY', 'U-ORDER-TPSL-TRIGGER-TYPES'],
+    // marginMode cases come up in the default readings' quick-depth cases, not always in the other readings'.
+    collateral: ['U-ORDER-MARGINMODE', 'U-ORDER-CATEGORIES', 'U-ORDER-STP-VALUES', 'U-CANCEL-ONE-OF', 'U-CLOSE-CATEGORY', 'U-COUNTDOWN-REQUIRED', 'U-GEN-NO-5XX', 'U-GEN-REFUSAL-STATUS', 'U-ORDER-REFUSAL-NO-EFFECT'],
+    // Unfunded accounts refuse every order, so the complete order (every case's control) is never accepted there.
+    keepsDefault: {
+      'U-NS-ACCOUNT-STATE': 'unfunded accounts refuse every order: the property has no accepted control to judge a refusal by',
+      // With these in their other readings together, the property's complete futures orders (its controls) are refused.
+      'U-NS-HOLD-MODE': 'hedge mode with posSide refused in one-way mode leaves the futures controls refused',
+      'U-NS-POSSIDE-ONE-WAY': 'as U-NS-HOLD-MODE',
+      'U-NS-OUT-OF-CATEGORY-FIELDS': 'as U-NS-HOLD-MODE',
+    },
+  },
+  {
+    name: 'bad-input-redirected',
+    description: 'A market-data read refused for its parameters is answered 303 See Other to an error page instead of a 4xx.',
+    violates: ['U-GEN-REFUSAL-STATUS'],
+  },
+  {
     name: '5xx-on-bad-input',
     description: 'A POST body that is not JSON escapes the parser\'s error handling and is answered 500.',
     violates: ['U-GEN-NO-5XX'],
@@ -198,5 +244,8 @@ export const routingFaults = [
     name: 'broker-rate-off-by-one',
     description: 'The broker limit refuses a UID\'s requests only beyond 21 in a second (`> 21` for `> 20`).',
     violates: ['U-LIMIT-BROKER-RATE'],
+    // The check asserts what both windows agree on (at most 20 accepted between two throttles within a second); in a
+    // sliding window a 21st request is spread over the window's expiries, never a run the check can tell from 20.
+    keepsDefault: { 'U-NS-BROKER-RATE-WINDOW': 'a sliding window lets the 21st request through one at a time as earlier ones expire: no run of 21 to see' },
   },
 ] as const satisfies readonly Fault[];

@@ -10,157 +10,186 @@
  */
 import type { Fault, OpenPointReadings } from '../../../harness/reference.ts';
 
+/**
+ * Every trading fault shows only where orders are accepted: in the other readings the accounts are unfunded
+ * (U-NS-ACCOUNT-STATE), every order is refused and the checks have no accepted control, so that point stays at its
+ * default when a fault runs in the other readings.
+ */
+const FUNDED = { 'U-NS-ACCOUNT-STATE': 'unfunded accounts refuse every order: no trading check has an accepted control there' } as const;
+
 export const tradingFaults = [
   // ---- placement ---------------------------------------------------------------------------------------------------
   {
     name: 'limit-price-not-required',
+    keepsDefault: FUNDED,
     description: 'A limit order without price is accepted (and executed as a market order). Needs the routing to leave the if/then of PlaceOrderRequest to the trading part.',
     violates: ['U-ORDER-LIMIT-PRICE'],
     collateral: ['U-ORDER-REFUSAL-NO-EFFECT'],
   },
   {
-    name: 'market-order-rests',
-    description: 'A market order is not matched: it rests on the book at the best price of its own side, live, and never fills.',
-    violates: ['U-ORDER-MARKET'],
-    collateral: ['U-ORDER-REDUCEONLY'],
-  },
-  {
     name: 'tif-default-remainder-cancelled',
+    keepsDefault: FUNDED,
     description: 'A limit order without timeInForce that fills in part has its remainder cancelled instead of resting (one that crosses nothing still rests).',
     violates: ['U-ORDER-TIF-DEFAULT'],
     collateral: ['U-TIF-GTC'],
   },
   {
     name: 'posside-not-required-in-hedge',
+    keepsDefault: FUNDED,
     description: 'In hedge mode a futures order without posSide is accepted (as long for a buy, short for a sell).',
     violates: ['U-ORDER-POSSIDE-HEDGE'],
     profile: 'reference-unified-hedge.yaml',
   },
   {
     name: 'post-only-takes',
+    keepsDefault: FUNDED,
     description: 'A post_only order that would match as taker trades like a gtc order.',
     violates: ['U-TIF-POST-ONLY'],
   },
   {
     name: 'post-only-maker-refused',
+    keepsDefault: FUNDED,
     description: 'Every post_only order is refused, even one that would rest as maker.',
     violates: ['U-TIF-POST-ONLY-MAKER'],
-    undecided: ['U-TIF-POST-ONLY'],
   },
   {
     name: 'ioc-rests',
+    keepsDefault: FUNDED,
     description: 'The remainder of an ioc order rests on the book instead of being cancelled.',
     violates: ['U-TIF-IOC'],
   },
   {
     name: 'fok-fills-partly',
+    keepsDefault: FUNDED,
     description: 'A fok order that cannot be filled in full fills what it can and cancels the rest.',
     violates: ['U-TIF-FOK'],
   },
   {
     name: 'stp-ignored',
+    keepsDefault: FUNDED,
     description: 'stpMode is ignored: an order matches the account\'s own resting orders whatever its stpMode.',
     violates: ['U-ORDER-STP-CANCEL-TAKER', 'U-ORDER-STP-CANCEL-MAKER', 'U-ORDER-STP-CANCEL-BOTH'],
   },
   {
     name: 'clientoid-reused',
+    keepsDefault: FUNDED,
     description: 'A second order with the clientOid of an open order is placed as a new order.',
     violates: ['U-ORDER-CLIENTOID-IDEMPOTENT'],
+    // The second order answers a later lookup or cancel by that clientOid in place of the first.
+    collateral: ['U-ORDER-CLIENTOID-TRACK', 'U-CANCEL-BY-CLIENTOID'],
   },
   {
     name: 'clientoid-lookup-other-order',
+    keepsDefault: FUNDED,
     description: 'A clientOid is resolved to the account\'s newest other order: cancel-order (and the lookup) by clientOid act on the wrong order.',
     violates: ['U-ORDER-CLIENTOID-TRACK', 'U-CANCEL-BY-CLIENTOID'],
     collateral: ['U-CANCEL-BATCH', 'U-MODIFY-APPLIED'],
   },
   {
     name: 'reduce-only-opens',
+    keepsDefault: FUNDED,
     description: 'reduceOnly is ignored: a reduceOnly order with no position to reduce opens one.',
     violates: ['U-ORDER-REDUCEONLY'],
   },
   {
     name: 'tpsl-refused',
+    keepsDefault: FUNDED,
     description: 'Every order carrying takeProfitPrice or stopLossPrice is refused, on the right sides or not.',
     violates: ['U-ORDER-TPSL'],
   },
   // ---- lookup -----------------------------------------------------------------------------------------------------
   {
     name: 'filled-shows-live',
+    keepsDefault: FUNDED,
     description: 'The lookup of an order filled in full still shows status live (cancelled orders show cancelled).',
     violates: ['U-ORDER-STATUS-CLOSED'],
     collateral: ['U-TIF-GTC', 'U-TIF-IOC', 'U-TIF-FOK', 'U-ORDER-MARKET', 'U-ORDER-STP-CANCEL-MAKER', 'U-ORDER-REDUCEONLY'],
   },
   {
     name: 'lookup-other-account',
+    keepsDefault: FUNDED,
     description: 'The lookup finds an order whatever account it belongs to.',
     violates: ['U-ORDER-LOOKUP-OTHER-ACCOUNT'],
   },
   {
     name: 'lookup-unknown-invented',
+    keepsDefault: FUNDED,
     description: 'The lookup of an orderId the account never had answers a made-up live order with that id.',
     violates: ['U-ORDER-LOOKUP-UNKNOWN'],
   },
   // ---- cancellation and modification ------------------------------------------------------------------------------
   {
     name: 'cancel-leaves-order-open',
+    keepsDefault: FUNDED,
     description: 'cancel-order answers a success but the order stays live.',
     violates: ['U-CANCEL-BY-ORDERID', 'U-CANCEL-BY-CLIENTOID'],
     collateral: ['U-ORDER-CLIENTOID-TRACK'],
   },
   {
     name: 'cancel-unknown-accepted',
+    keepsDefault: FUNDED,
     description: 'cancel-order of an order the account never had is a success.',
     violates: ['U-CANCEL-UNKNOWN'],
   },
   {
     name: 'cancel-other-account',
+    keepsDefault: FUNDED,
     description: 'cancel-order cancels another account\'s order when given its orderId.',
     violates: ['U-CANCEL-OTHER-ACCOUNT'],
   },
   {
     name: 'cancel-symbol-whole-account',
+    keepsDefault: FUNDED,
     description: 'cancel-symbol-order cancels every open order of the account, whatever its symbol and category.',
     violates: ['U-CANCEL-SYMBOL', 'U-CANCEL-CATEGORY'],
   },
   {
     name: 'batch-cancel-ignores-items',
+    keepsDefault: FUNDED,
     description: 'cancel-batch answers a success for every item but cancels nothing.',
     violates: ['U-CANCEL-BATCH'],
   },
   {
     name: 'modify-ignored',
+    keepsDefault: FUNDED,
     description: 'batch-modify-order answers a success for every item but the orders keep their price and quantity.',
     violates: ['U-MODIFY-APPLIED'],
   },
   {
     name: 'strategy-cancel-unknown-accepted',
+    keepsDefault: FUNDED,
     description: 'cancel-strategy-order naming no strategy order of the account is a success.',
     violates: ['U-STRATEGY-ONE-OF'],
   },
   // ---- countdown --------------------------------------------------------------------------------------------------
   {
     name: 'countdown-never-fires',
+    keepsDefault: FUNDED,
     description: 'The countdown is accepted and armed but never cancels anything when it expires.',
     violates: ['U-COUNTDOWN-EXPIRY'],
   },
   {
     name: 'countdown-zero-arms',
+    keepsDefault: FUNDED,
     description: 'countdown "0" does not disarm: it arms the timer at the shortest countdown of the range.',
     violates: ['U-COUNTDOWN-DISARM'],
   },
   {
     name: 'countdown-refresh-ignored',
+    keepsDefault: FUNDED,
     description: 'A countdown asked while one is armed keeps the first deadline: a refresh does not push it back.',
     violates: ['U-COUNTDOWN-REFRESH'],
   },
   {
     name: 'countdown-range-unchecked',
+    keepsDefault: FUNDED,
     description: 'A countdown outside the range is armed as asked (neither refused nor clamped). Shows where the profile states settings.countdown.range.',
     violates: ['U-COUNTDOWN-RANGE'],
   },
   // ---- market view ------------------------------------------------------------------------------------------------
   {
     name: 'book-worst-first',
+    keepsDefault: FUNDED,
     description: 'The order book lists each side worst first (the levels served are the best ones, in reversed order).',
     violates: ['U-MKT-BOOK-BEST-FIRST'],
   },

@@ -103,12 +103,6 @@ export class Exchange {
     order.seq = this.nextSeq();
     const hooks = this.hooks();
 
-    if (order.orderType === 'market' && this.on('market-order-rests')) {
-      const best = book.sideOf(order.side)[0]?.price ?? MAKER.mid;
-      order.price = best;
-      book.rest(order);
-      return;
-    }
     if (order.timeInForce === 'post_only' && !this.on('post-only-takes') && wouldTake(book, order)) return this.reject(order);
     if (order.timeInForce === 'fok' && !this.on('fok-fills-partly') && !fillsInFull(book, order, hooks)) return this.reject(order);
 

@@ -18,9 +18,30 @@ const TRIGGER_TYPES = ['mark_price', 'last_price'] as const;
 
 const oneOf = <T extends string>(values: readonly T[], v: unknown): v is T => typeof v === 'string' && (values as readonly string[]).includes(v);
 
+/**
+ * The fault order-body-unchecked (with the routing, which lets the body through unchecked): whatever the order is
+ * missing or gets wrong is made up instead of refused, as a lenient parser would, and the order is placed.
+ */
+function lenient(ctx: Ctx, params: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...params };
+  const symbols = ctx.symbols as Record<string, string>;
+  if (symbols[String(out.category)] === undefined) out.category = 'SPOT';
+  out.symbol = symbols[String(out.category)];
+  if (out.side !== 'buy' && out.side !== 'sell') out.side = 'buy';
+  if (out.orderType !== 'limit' && out.orderType !== 'market') out.orderType = 'limit';
+  if (out.orderType === 'limit' && out.price === undefined) out.price = '1000';
+  if (typeof out.qty !== 'string') out.qty = '0.001';
+  if (out.timeInForce !== undefined && !oneOf(TIFS, out.timeInForce)) out.timeInForce = 'gtc';
+  if (out.stpMode !== undefined && !oneOf(STP_MODES, out.stpMode)) delete out.stpMode;
+  for (const member of ['marginMode', 'posSide', 'reduceOnly', 'takeProfitTriggerType', 'stopLossTriggerType']) delete out[member];
+  return out;
+}
+
 export function placeOrder(ctx: Ctx, req: OperationRequest): Outcome {
-  const { params, caller } = req;
+  const { caller } = req;
   const { x, reading, on } = ctx;
+  // A routing fault (routing/catalogue.ts) that this part honours too: its own checks would still refuse the order.
+  const params = (on as (name: string) => boolean)('order-body-unchecked') ? lenient(ctx, req.params) : req.params;
   const uid = caller.account.uid;
 
   // ---- market and the order's shape ------------------------------------------------------------------------------

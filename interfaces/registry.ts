@@ -2,7 +2,6 @@ import { chat } from './chat/definition.ts';
 import { exchangeSession } from './exchange-session/definition.ts';
 import { gameBridge } from './game-bridge/definition.ts';
 import { streamProxy } from './stream-proxy/definition.ts';
-import { unifiedExchange } from './unified-exchange/definition.ts';
 import { usageEvents } from './usage-events/definition.ts';
 
 /**
@@ -10,10 +9,14 @@ import { usageEvents } from './usage-events/definition.ts';
  * interfaces (paths, the profile schema, the self-test, bench, --list, the secret search) is derived from this; each
  * interface's suite (suites/<name>/interface.ts) and reference (mocks/<name>/reference.ts) are found by its name.
  */
-export const DEFINITIONS = [exchangeSession, streamProxy, unifiedExchange, usageEvents, gameBridge, chat] as const;
+export const DEFINITIONS = [exchangeSession, streamProxy, usageEvents, gameBridge, chat] as const;
 
-/** Announced in the README, not built yet: named so that a user who asks for one is told, not puzzled. */
-export const PLANNED = [] as const;
+/**
+ * Announced in the README, not built yet: named so that a user who asks for one is told, not puzzled. unified-exchange
+ * has its definition, reference and suite (interfaces/, mocks/, suites/unified-exchange/) and its profiles waiting in
+ * targets/pending/: it joins DEFINITIONS when its seeded faults are all caught in the other readings too.
+ */
+export const PLANNED = ['unified-exchange'] as const;
 
 export type InterfaceName = (typeof DEFINITIONS)[number]['name'];
 export const INTERFACES: readonly InterfaceName[] = DEFINITIONS.map((d) => d.name);

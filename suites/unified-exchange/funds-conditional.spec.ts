@@ -39,6 +39,7 @@ import { uxScope } from './scope.ts';
 import { sendPatiently } from './patient.ts';
 import { reqTags } from './tags.ts';
 import { test } from './test.ts';
+import { keyedPacer } from './pacing.ts';
 
 /** One thing wrong, per rule. */
 type Kind =
@@ -395,19 +396,5 @@ test.describe('conditional rules of the fund operations', () => {
   );
 });
 
-/** At most PER_SECOND requests a second per key and operation: under the stated per-UID limits, with room for other checks. */
-const PER_SECOND = 5;
-const sent = new Map<string, number[]>();
-
-async function paced(key: string): Promise<void> {
-  for (;;) {
-    const now = performance.now();
-    const recent = (sent.get(key) ?? []).filter((t) => now - t < 1000);
-    sent.set(key, recent);
-    if (recent.length < PER_SECOND) {
-      recent.push(now);
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 1000 - (now - recent[0]!) + 5));
-  }
-}
+/** At most 5 requests a second per key and operation: under the stated per-UID limits, with room for other checks. */
+const paced = keyedPacer(5);

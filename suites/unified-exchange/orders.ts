@@ -21,6 +21,7 @@ import type { Recorder } from '../../harness/recorder.ts';
 import type { RequirementId } from '../../generated/unified-exchange.ts';
 import { freshClientOid } from './requests.ts';
 import { FILLED_MEMBERS, STATUS_READINGS, isFutures, stateOf, type Category, type RecordState, type Statuses, type Stp, type Tif } from './model.ts';
+import { keyedPacer } from './pacing.ts';
 
 export { reqTags } from './tags.ts';
 export { freshClientOid };
@@ -281,21 +282,7 @@ function describeBody(body: unknown): string {
 // operation): what the checks here send stays under it, so that no throttle answer (a 400 in one reading of
 // U-NS-THROTTLE-STATUS) is taken for a refusal. Per process: the tests that hold the open-orders lease run one at a time.
 
-const PER_SECOND = 8;
-const sent = new Map<string, number[]>();
-
-async function paced(key: string): Promise<void> {
-  for (;;) {
-    const now = performance.now();
-    const recent = (sent.get(key) ?? []).filter((t) => now - t < 1000);
-    sent.set(key, recent);
-    if (recent.length < PER_SECOND) {
-      recent.push(now);
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 1000 - (now - recent[0]) + 5));
-  }
-}
+const paced = keyedPacer(8);
 
 // ---------------------------------------------------------------------------------------------------------------
 // The account's open orders are one deployment-wide thing

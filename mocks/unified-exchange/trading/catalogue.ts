@@ -116,6 +116,8 @@ export const tradingFaults = [
     keepsDefault: FUNDED,
     description: 'The lookup of an orderId the account never had answers a made-up live order with that id.',
     violates: ['U-ORDER-LOOKUP-UNKNOWN'],
+    // Another account's order is unknown to this one: its lookup returns the made-up order too.
+    collateral: ['U-ORDER-LOOKUP-OTHER-ACCOUNT'],
   },
   // ---- cancellation and modification ------------------------------------------------------------------------------
   {

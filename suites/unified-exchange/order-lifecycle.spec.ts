@@ -1,0 +1,219 @@
+/**
+ * What the operations that name orders do to them, each judged by the orders' records (the lookup) before and after:
+ *  - the lookup finds the account's own order, and neither an order it never had nor another account's;
+ *  - cancel-order cancels the account's own order, and neither an unknown one nor another account's;
+ *  - batch-modify-order moves an order to its new price (amended in place, or replaced by a new order: U-NS-MODIFY-RULES);
+ *  - cancel-batch cancels the orders its items name and no other;
+ *  - cancel-symbol-order cancels a symbol's orders, or a category's without symbol, and none of another category;
+ *  - an order with take profit and stop loss on the right sides is accepted where the same order without them is, and
+ *    cancel-strategy-order refuses an id that names no strategy order.
+ * Every order rests at the profile's far prices (it never trades) and is cancelled when the test ends.
+ */
+import { randomInt } from 'node:crypto';
+import type { RequirementId } from '../../generated/unified-exchange.ts';
+import { isAccepted, mustBeRefused, type Control } from '../../harness/answers.ts';
+import { fitTimeout } from '../../harness/budget.ts';
+import type { Reply } from '../../harness/http/client.ts';
+import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
+import { FUTURES, type Category } from './model.ts';
+import { LEASE_WAIT_MS, PLACE, dataOf, ordersOf, prepare, reqTags, times, type Observed, type OrderRef, type Orders } from './orders.ts';
+import { test } from './test.ts';
+
+const RULES: RequirementId[] = [
+  'U-ORDER-LOOKUP-UNKNOWN', 'U-ORDER-LOOKUP-OTHER-ACCOUNT', 'U-CANCEL-BY-ORDERID', 'U-CANCEL-UNKNOWN', 'U-CANCEL-OTHER-ACCOUNT',
+  'U-MODIFY-APPLIED', 'U-CANCEL-BATCH', 'U-CANCEL-SYMBOL', 'U-CANCEL-CATEGORY', 'U-ORDER-TPSL', 'U-STRATEGY-ONE-OF',
+];
+const SPOT: Category = 'SPOT';
+const FUT: Category = FUTURES[0];
+/** Where an order record may carry its limit price (U-NS-ORDER-RECORD's readings name price and limitPrice). */
+const PRICE_MEMBERS = ['price', 'limitPrice', 'orderPrice'];
+
+type Live = OrderRef & { orderId: string };
+
+/** An order id no account was ever given: digits, as the public exchange's are, far beyond any issued. */
+const unknownId = () => `9${Array.from({ length: 17 }, () => randomInt(10)).join('')}`;
+
+test('order lifecycle: lookup, cancel, modify, cancel-batch and cancel-symbol-order do what they say to the orders they name, and nothing to any other', { tag: reqTags(...RULES) }, async ({ api, profile, target, writes, identity, verify, notApplicable, recorder }, testInfo) => {
+  const orders = ordersOf({ api, profile, target, writes });
+  fitTimeout(testInfo, { requests: 70, waitMs: LEASE_WAIT_MS + 12 * orders.settleMs }, profile, orders.live);
+  const left = await prepare(RULES, { profile, writes, identity, notApplicable, recorder }, 'order lifecycle');
+  if (left.length === 0) return;
+  // A requirement the profile leaves out of scope was marked not applicable by prepare: its step is not run.
+  const check = (id: RequirementId, body: () => Promise<void>) => (left.includes(id) ? verify(id, body) : Promise.resolve(false));
+  const withCategory = orders.settings.orderIdentity === 'with-category';
+  const naming = (ref: OrderRef, by: 'orderId' | 'clientOid' = 'orderId') => orders.cancelBody(ref, by);
+
+  /** Places a far buy and waits until its record shows it open; undefined (with a note) when it does not. */
+  const rest = async (category: Category, credential: 'trade' | 'peer' = 'trade', more: Record<string, unknown> = {}): Promise<{ live?: Live; reply: Reply }> => {
+    const { reply, ref } = await orders.place({ ...orders.far(category, 'buy'), ...more }, { credential, label: `a far ${category} buy of ${credential}` });
+    if (!ref?.orderId) return { reply };
+    const seen = await orders.settle(ref, (o) => o.state === 'open');
+    return seen.state === 'open' ? { live: ref as Live, reply } : { reply };
+  };
+  /** The records of `refs` once the settle time has passed (what an operation did shows by then). */
+  const afterwards = async (...refs: OrderRef[]): Promise<Observed[]> => {
+    await new Promise((r) => setTimeout(r, orders.settleMs));
+    return Promise.all(refs.map(async (ref) => orders.read(await orders.lookup(ref))));
+  };
+  const stillOpen = (what: string, ...pairs: Array<[Observed, RequirementId[], string]>) => {
+    for (const [o, ids, why] of pairs) if (o.state !== 'open') throw new RequirementViolation(ids, `${what}: ${why}, it shows ${JSON.stringify(o.status)}`, 'still open', [o.reply.exchange]);
+  };
+  const gone = (what: string, ...pairs: Array<[Observed, RequirementId[], string]>) => {
+    for (const [o, ids, why] of pairs) if (o.state === 'open') throw new RequirementViolation(ids, `${what}: ${why}, it still shows ${JSON.stringify(o.status)}`, 'no longer open', [o.reply.exchange]);
+  };
+
+  const a = await rest(SPOT);
+  const b = await rest(SPOT);
+  const c = await rest(SPOT);
+  const d = await rest(FUT);
+  // Another account's requests get an order of their own: a cancel that wrongly reaches it must not take a's away.
+  const e = left.includes('U-ORDER-LOOKUP-OTHER-ACCOUNT') || left.includes('U-CANCEL-OTHER-ACCOUNT') ? await rest(SPOT) : { live: undefined };
+  const none = (what: string) => new NotTested(`${what} was not acknowledged open (see the exchanges)`);
+
+  await check('U-ORDER-LOOKUP-UNKNOWN', async () => {
+    const id = unknownId();
+    const o = orders.read(await orders.lookup({ category: SPOT, symbol: orders.symbol(SPOT), credential: 'trade', orderId: id }));
+    // Refused, or answered without an order (data null): either. A record of that id, or one with a status, is an order.
+    if (o.state !== 'absent' && (o.orderId === id || o.state !== 'unknown')) {
+      throw new RequirementViolation('U-ORDER-LOOKUP-UNKNOWN', `the lookup of order ${id}, which the account never had, returned an order showing ${JSON.stringify(o.status)}`, 'refused, or no order', [o.reply.exchange]);
+    }
+  });
+
+  await check('U-ORDER-LOOKUP-OTHER-ACCOUNT', async () => {
+    if (!e.live) throw none('the order to look up');
+    const o = orders.read(await orders.lookup({ ...e.live, credential: 'peer' }));
+    if (o.state !== 'absent' && o.orderId === e.live.orderId) {
+      throw new RequirementViolation('U-ORDER-LOOKUP-OTHER-ACCOUNT', `the second account's lookup of order ${e.live.orderId} (the first account's) returned it, showing ${JSON.stringify(o.status)}`, 'refused, or not found', [o.reply.exchange]);
+    }
+  });
+
+  await check('U-CANCEL-OTHER-ACCOUNT', async () => {
+    if (!e.live) throw none('the order to cancel');
+    // Refused or not, the order must stay open: the second account's request names an order it does not have.
+    const r = await orders.send('peer', { method: 'POST', path: '/api/v3/trade/cancel-order', json: naming(e.live), label: `the second account cancels order ${e.live.orderId} (the first account's)` });
+    const [o] = await afterwards(e.live);
+    if (o.state !== 'open') throw new RequirementViolation('U-CANCEL-OTHER-ACCOUNT', `after the second account's cancel-order (answered ${r.status}), the first account's order ${e.live.orderId} shows ${JSON.stringify(o.status)}`, 'still open', [r.exchange, o.reply.exchange]);
+  });
+
+  // cancel-order of the account's own live order: the control of the unknown order's refusal below.
+  let ownCancel: Reply | undefined;
+  await check('U-CANCEL-BY-ORDERID', async () => {
+    if (!a.live) throw none('the order to cancel');
+    const r = (ownCancel = await orders.cancel(a.live, 'orderId'));
+    if (!isAccepted(r)) throw new RequirementViolation('U-CANCEL-BY-ORDERID', `cancel-order of the account's live order ${a.live.orderId} was answered ${r.status} ${r.text.slice(0, 160)}`, 'accepted', [r.exchange]);
+    const [o] = await afterwards(a.live);
+    gone('cancel-order by orderId was accepted', [o, ['U-CANCEL-BY-ORDERID'], `order ${a.live.orderId}`]);
+  });
+
+  await check('U-CANCEL-UNKNOWN', async () => {
+    const id = unknownId();
+    const r = await orders.send('trade', { method: 'POST', path: '/api/v3/trade/cancel-order', json: naming({ category: SPOT, symbol: orders.symbol(SPOT), credential: 'trade', orderId: id }), label: `cancel order ${id}, which the account never had` });
+    const control: Control = ownCancel ?? { none: 'the own order to cancel was not placed' };
+    mustBeRefused('U-CANCEL-UNKNOWN', r, `cancel-order of order ${id}, which the account never had`, { control });
+  });
+
+  // batch-modify-order: b moves a tenth further from the market; amended in place it keeps its orderId,
+  // replaced (U-NS-MODIFY-RULES) a new order rests at the new price and b is cancelled.
+  let moved: Live | undefined = b.live;
+  await check('U-MODIFY-APPLIED', async () => {
+    if (!b.live) throw none('the order to modify');
+    const old = orders.settings.markets.farPrices.buy;
+    const price = lower(old, orders.settings.markets.precision.tick);
+    const r = await orders.send('trade', { method: 'POST', path: '/api/v3/trade/batch-modify-order', json: [{ ...naming(b.live), price }], label: `move order ${b.live.orderId} from ${old} to ${price}` });
+    if (!isAccepted(r)) throw new NotTested(`batch-modify-order was answered ${r.status}: what a modification does cannot be judged`);
+    const [o] = await afterwards(b.live);
+    let record = o;
+    if (o.state !== 'open') {
+      // Replaced: the new order is the item's other orderId.
+      const items = (r.json as { data?: unknown } | undefined)?.data;
+      const ids = (Array.isArray(items) ? items : [dataOf(r)]).map((i) => (i as { orderId?: unknown } | undefined)?.orderId).filter((id) => id !== undefined && String(id) !== b.live!.orderId);
+      if (ids.length !== 1) throw new NotTested(`order ${b.live.orderId} was no longer open after its modification and the answer names no replacement`);
+      moved = { ...b.live, orderId: String(ids[0]) };
+      const replacement = moved;
+      writes.undo(PLACE, `cancel order ${replacement.orderId} (the replacement of ${b.live.orderId})`, async () => void (await orders.cancel(replacement, 'orderId', `undo: cancel order ${replacement.orderId}`)));
+      record = await orders.settle(moved, (x) => x.state === 'open');
+    }
+    const data = dataOf(record.reply) ?? {};
+    const shown = PRICE_MEMBERS.filter((m) => data[m] !== undefined).map((m) => data[m]);
+    if (shown.length === 0) throw new NotTested('the order record shows no price member the harness knows (price, limitPrice)');
+    if (!shown.some((p) => Number(p) === Number(price))) {
+      throw new RequirementViolation('U-MODIFY-APPLIED', `batch-modify-order moving order ${b.live.orderId} to ${price} was accepted, but order ${moved?.orderId} shows price ${JSON.stringify(shown[0])} (${JSON.stringify(record.status)})`, `open at ${price}`, [r.exchange, record.reply.exchange]);
+    }
+  });
+
+  await check('U-CANCEL-BATCH', async () => {
+    if (!c.live || !moved) throw none('two orders, one to cancel and one to leave');
+    const r = await orders.send('trade', { method: 'POST', path: '/api/v3/trade/cancel-batch', json: [{ category: SPOT, symbol: orders.symbol(SPOT), ...naming(c.live) }], label: `cancel-batch naming order ${c.live.orderId} only` });
+    if (!isAccepted(r)) throw new RequirementViolation('U-CANCEL-BATCH', `cancel-batch naming the live order ${c.live.orderId} was answered ${r.status} ${r.text.slice(0, 160)}`, 'accepted', [r.exchange]);
+    const [named, other] = await afterwards(c.live, moved);
+    gone('cancel-batch was accepted', [named, ['U-CANCEL-BATCH'], `order ${c.live.orderId}, which it names`]);
+    stillOpen('cancel-batch named one order', [other, ['U-CANCEL-BATCH'], `order ${moved.orderId}, which it does not name`]);
+    orders.finished(c.live);
+  });
+
+  await check('U-CANCEL-SYMBOL', async () => {
+    const spot = moved ?? (await rest(SPOT)).live;
+    if (!spot || !d.live) throw none(`an open ${SPOT} and an open ${FUT} order`);
+    const r = await orders.send('trade', { method: 'POST', path: '/api/v3/trade/cancel-symbol-order', json: { category: SPOT, symbol: orders.symbol(SPOT) }, label: `cancel every ${SPOT} ${orders.symbol(SPOT)} order` });
+    if (!isAccepted(r)) throw new RequirementViolation('U-CANCEL-SYMBOL', `cancel-symbol-order of ${SPOT} ${orders.symbol(SPOT)} was answered ${r.status} ${r.text.slice(0, 160)}`, 'accepted', [r.exchange]);
+    const [ofSymbol, ofOther] = await afterwards(spot, d.live);
+    gone(`cancel-symbol-order of ${SPOT} ${orders.symbol(SPOT)} was accepted`, [ofSymbol, ['U-CANCEL-SYMBOL'], `order ${spot.orderId} of that symbol`]);
+    stillOpen(`cancel-symbol-order of ${SPOT} ${orders.symbol(SPOT)}`, [ofOther, ['U-CANCEL-SYMBOL'], `the ${FUT} order ${d.live.orderId}, of another category`]);
+    orders.finished(spot);
+  });
+
+  await check('U-CANCEL-CATEGORY', async () => {
+    const spot = (await rest(SPOT)).live;
+    const fut = d.live && orders.read(await orders.lookup(d.live)).state === 'open' ? d.live : (await rest(FUT)).live;
+    if (!spot || !fut) throw none(`an open ${SPOT} and an open ${FUT} order`);
+    const r = await orders.send('trade', { method: 'POST', path: '/api/v3/trade/cancel-symbol-order', json: { category: FUT }, label: `cancel every ${FUT} order (no symbol)` });
+    if (!isAccepted(r)) throw new RequirementViolation('U-CANCEL-CATEGORY', `cancel-symbol-order of the whole ${FUT} category was answered ${r.status} ${r.text.slice(0, 160)}`, 'accepted', [r.exchange]);
+    const [ofCategory, ofOther] = await afterwards(fut, spot);
+    gone(`cancel-symbol-order of the ${FUT} category was accepted`, [ofCategory, ['U-CANCEL-CATEGORY'], `order ${fut.orderId} of that category`]);
+    stillOpen(`cancel-symbol-order of the ${FUT} category`, [ofOther, ['U-CANCEL-CATEGORY'], `the ${SPOT} order ${spot.orderId}, of another category`]);
+    orders.finished(fut);
+  });
+
+  // Take profit and stop loss: a futures buy far below the market takes profit at the far sell price and stops at
+  // half its own price, on the right sides of both (U-NS-TPSL-RULES checks one or the other); its control is the
+  // same order without them, acknowledged above (d).
+  let tpsl: Live | undefined;
+  await check('U-ORDER-TPSL', async () => {
+    if (!d.reply || !isAccepted(d.reply)) throw none(`the ${FUT} order without take profit and stop loss (the control)`);
+    const { tick } = orders.settings.markets.precision;
+    const stop = times(tick, Math.floor(Number(orders.settings.markets.farPrices.buy) / Number(tick) / 2));
+    const { reply, ref } = await orders.place({ ...orders.far(FUT, 'buy'), takeProfitPrice: orders.settings.markets.farPrices.sell, stopLossPrice: stop }, { label: `a far ${FUT} buy with take profit ${orders.settings.markets.farPrices.sell} and stop loss ${stop}` });
+    if (isAccepted(reply)) {
+      if (ref?.orderId) tpsl = ref as Live;
+      return;
+    }
+    throw new RequirementViolation('U-ORDER-TPSL', `a ${FUT} buy at ${orders.settings.markets.farPrices.buy} with take profit above and stop loss below both its price and the market was answered ${reply.status} ${reply.text.slice(0, 160)}, where the same order without them was accepted`, 'accepted', [reply.exchange, d.reply.exchange]);
+  });
+
+  await check('U-STRATEGY-ONE-OF', async () => {
+    const id = unknownId();
+    const extra = withCategory ? { category: FUT, symbol: orders.symbol(FUT) } : {};
+    const r = await orders.send('trade', { method: 'POST', path: '/api/v3/trade/cancel-strategy-order', json: { orderId: id, ...extra }, label: `cancel-strategy-order of ${id}, which names no strategy order` });
+    mustBeRefused('U-STRATEGY-ONE-OF', r, `cancel-strategy-order of ${id}, which names no strategy order of the account`, { control: await strategyControl(orders, tpsl, extra) });
+  });
+});
+
+/** A price a tenth below `price`, still far from the market: a whole number where the price is one (any tick takes it). */
+function lower(price: string, tick: string): string {
+  const n = Number(price);
+  if (Number.isInteger(n) && n >= 10) return String(Math.floor(n * 0.9));
+  return times(tick, Math.floor((n / Number(tick)) * 0.9));
+}
+
+/**
+ * The made-right form of a cancel-strategy-order: the id of the take profit the order record carries, where the profile
+ * names the member (U-NS-STRATEGY-ORDERS); where no answer gives such an id, there is none to send.
+ */
+async function strategyControl(orders: Orders, tpsl: Live | undefined, extra: Record<string, unknown>): Promise<Control> {
+  const member = orders.settings.strategyOrderIds.takeProfit;
+  if (!member || !orders.stated('strategyOrderIds.takeProfit')) return { none: 'no documented answer gives the id of a strategy order (U-NS-STRATEGY-ORDERS), and the profile names no member that does' };
+  if (!tpsl) return { none: 'the order with a take profit was not placed' };
+  const id = dataOf(await orders.lookup(tpsl))?.[member];
+  if (typeof id !== 'string' && typeof id !== 'number') return { none: `the order record shows no ${member}` };
+  return orders.send('trade', { method: 'POST', path: '/api/v3/trade/cancel-strategy-order', json: { orderId: String(id), ...extra }, label: `cancel-strategy-order of the take profit ${id} (control)` });
+}

@@ -18,21 +18,35 @@ function requirementsOf(r: AskedReading): string[] {
 }
 
 /**
- * Each other reading alone, with the tests of the requirements its point meets. Readings of different interfaces
- * share a run (each reference takes one reading and is judged on its own suite's tests): the run's start, its costliest
- * part, is paid once for all of them. `judged` (interface, requirement): whether a test of the suite claims it; a point
- * whose requirements no test claims (generic ones of a suite without generic checks) has no test to run.
+ * Every other reading, a few to a run, with the tests of the requirements their points meet. A run takes up to
+ * `perRun` readings of one interface, each of another point: any mix of correct readings is a correct deployment, so
+ * a mix that fails is a false alarm all the same (the run's name lists its readings). Readings of different
+ * interfaces share a run too (each reference takes its own and is judged on its own suite's tests): a run's start, its
+ * costliest part, is paid once for all of them. `judged` (interface, requirement): whether a test of the suite claims
+ * it; a point whose requirements no test claims (generic ones of a suite without generic checks) has no test to run.
  */
-export function singleReadingLanes(
+export function readingLanes(
   interfaces: readonly string[] = REGISTRY.map((d) => d.name),
   judged: (interfaceName: string, requirement: string) => boolean = () => true,
+  perRun = 2,
 ): Array<{ interfaces: string[]; readings: AskedReading[]; grep: string }> {
-  const perInterface = interfaces.map((name) => otherReadings(CATALOGUES, name).filter((r) => requirementsOf(r).some((id) => judged(name, id))));
+  const perInterface = interfaces.map((name) => packed(otherReadings(CATALOGUES, name).filter((r) => requirementsOf(r).some((id) => judged(name, id))), perRun));
   const longest = Math.max(0, ...perInterface.map((l) => l.length));
   return Array.from({ length: longest }, (_, i) => {
-    const readings = perInterface.map((l) => l[i]).filter((r): r is AskedReading => Boolean(r));
-    return { interfaces: readings.map((r) => r.interfaceName), readings, grep: tagsOf(readings.flatMap(requirementsOf)) };
+    const readings = perInterface.flatMap((l) => l[i] ?? []);
+    return { interfaces: [...new Set(readings.map((r) => r.interfaceName))], readings, grep: tagsOf(readings.flatMap(requirementsOf)) };
   });
+}
+
+/** Readings in groups of up to `size`, never two of one point in a group. */
+function packed(readings: AskedReading[], size: number): AskedReading[][] {
+  const groups: AskedReading[][] = [];
+  for (const r of readings) {
+    const group = groups.find((g) => g.length < size && g.every((o) => o.point !== r.point));
+    if (group) group.push(r);
+    else groups.push([r]);
+  }
+  return groups;
 }
 
 /** Whether a fault's requirements meet an open point that its reference takes in more than one reading. */

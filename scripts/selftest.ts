@@ -8,12 +8,12 @@
  *  - every run's summary fits the published schema and its per-requirement JUnit counts what the exit code counts;
  *  - no report, cassette, trace or log holds a credential of any interface, in any letter case or cut short.
  *  - every suite passes its reference in the "other readings" configuration (every open point in its first other
- *    reading) and in each other reading alone, and each fault whose requirements meet an open point is caught in the
+ *    reading) and in every other reading, two of one interface to a run, and each fault whose requirements meet an open point is caught in the
  *    other readings too (scripts/selftest-readings.ts);
  * Ends with the browser check of one fault run's conformance report.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,9 +25,9 @@ import { CATALOGUES, REGISTRY, isInterfaceName, type InterfaceName } from './int
 import { summaryProblems } from '../harness/reporter/summary-schema.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
-import { checkName, consistency, judgeSharedFaultRun, judgeUnstated, judgeValid, pairKey, readingsOutsideTheirRequirements, unproven, verdictDifferences, type Pair } from './selftest-judge.ts';
+import { checkName, consistency, judgeSharedFaultRun, judgeUnstated, judgeValid, neverFlagged, pairKey, readingsOutsideTheirRequirements, unproven, verdictDifferences, type Pair } from './selftest-judge.ts';
 import { firstOtherReadings } from '../harness/readings.ts';
-import { faultsMeetingOpenPoints, singleReadingLanes, tagsOf } from './selftest-readings.ts';
+import { faultsMeetingOpenPoints, readingLanes, tagsOf } from './selftest-readings.ts';
 import { deployTemplate, type TemplateDeployment } from './selftest-template.ts';
 
 const { values } = parseArgs({
@@ -112,8 +112,7 @@ const mustProve = claimed.filter((p) => !advisories.has(p.requirement));
 const runs: Run[] = [];
 for (const { file, doc } of referenceProfiles) {
   if (values.interface && !doc.interfaces?.[values.interface]) continue;
-  const flag = file === 'reference.yaml' ? claimed.filter((p) => advisories.has(p.requirement) && covered.some((d) => d.name === p.interfaceName)).map((p) => p.requirement) : [];
-  runs.push({ name: `valid ${file}`, args: ['--target', path.join('targets', file), '--strict', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s, [...new Set(flag)]) }) });
+  runs.push({ name: `valid ${file}`, args: ['--target', path.join('targets', file), '--strict', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
 }
 // A sharded run, merged, must give the verdicts of the unsplit run with the same seed (the valid reference.yaml run).
 // Queued before the fault runs: a shard that sits out chat's windows must not be the last run left.
@@ -126,7 +125,7 @@ const shardRuns: Run[] = Array.from({ length: SHARDS }, (_, i) => ({
 }));
 if (!values.interface) runs.push(...shardRuns);
 // Every correct deployment passes: the references in other readings of their open points, all at once (default depth,
-// every check), then each reading alone (quick depth, the tests of the requirements its point meets).
+// every check), then every reading in runs of two per interface (quick depth, the tests of the requirements their points meet).
 const OTHER_READINGS = 'valid reference.yaml in other readings';
 runs.push({ name: OTHER_READINGS, long: true, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--strict', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
 // The same deployments with a profile that does not state what their testers would: never a failure (a default the
@@ -145,7 +144,7 @@ for (const other of [false, true]) {
     judge: (code, s) => ({ problem: other ? judgeUnstated(code, s) : judgeValid(code, s) }),
   });
 }
-for (const lane of singleReadingLanes(covered.map((d) => d.name), (name, id) => claimed.some((p) => p.interfaceName === name && p.requirement === id))) {
+for (const lane of readingLanes(covered.map((d) => d.name), (name, id) => claimed.some((p) => p.interfaceName === name && p.requirement === id))) {
   runs.push({
     name: `reading ${lane.readings.map((r) => `${r.point}=${r.reading}`).join(' + ')}`,
     args: ['--target', path.join('targets', 'reference.yaml'), '--interfaces', lane.interfaces.join(','), '--grep', lane.grep, '--strict', '--workers', '1', '--depth', 'quick', ...lane.readings.flatMap((r) => ['--readings', `${r.point}=${r.reading}`])],
@@ -252,8 +251,10 @@ if (selected.length === 0) {
 rmSync(SELFTEST_DIR, { recursive: true, force: true });
 mkdirSync(SELFTEST_DIR, { recursive: true });
 
+/** A run's folder: its name, cut short (a file name holds 255 bytes; a run of ten readings names them all) with a hash of the whole. */
 function dirOf(run: Run): string {
-  return path.join(SELFTEST_DIR, run.name.replace(/[^A-Za-z0-9.-]+/g, '_'));
+  const slug = run.name.replace(/[^A-Za-z0-9.-]+/g, '_');
+  return path.join(SELFTEST_DIR, slug.length <= 120 ? slug : `${slug.slice(0, 110)}-${createHash('sha256').update(run.name).digest('hex').slice(0, 8)}`);
 }
 
 async function execute(run: Run): Promise<{ run: Run; problem?: string; proves: Pair[]; ms: number; output: string }> {
@@ -325,6 +326,19 @@ if (otherReadingsRun) {
   const outside = summaries.flatMap(readingsOutsideTheirRequirements);
   readingsProblem = outside.length ? `${outside.length} open points were met by checks of requirements their spec entry does not list:\n     ${[...new Set(outside)].join('\n     ')}` : undefined;
   console.log(`${readingsProblem ? 'FAIL' : 'ok  '} every check that met an open point judges a requirement its spec entry lists${readingsProblem ? `\n     ${readingsProblem}` : ''}`);
+}
+
+// Advisories never fail: each one the suites claim must be shown flagged by a correct deployment - the reference in
+// its default or in one of its readings (an advisory names a risky choice a deployment may take, which the reference's
+// default need not take: an unchecked timestamp, say).
+let advisoriesProblem: string | undefined;
+const checkAdvisories = !values.only;
+if (checkAdvisories) {
+  const valid = results.filter((r) => r.run.faults.length === 0 && existsSync(path.join(dirOf(r.run), 'summary.json'))).map((r) => JSON.parse(readFileSync(path.join(dirOf(r.run), 'summary.json'), 'utf8')) as RunSummary);
+  const claimedAdvisories = [...new Set(claimed.filter((p) => advisories.has(p.requirement) && covered.some((d) => d.name === p.interfaceName)).map((p) => p.requirement))];
+  const never = neverFlagged(claimedAdvisories, valid);
+  advisoriesProblem = never.length ? `advisories no valid configuration or reading of the references shows flagged: ${never.join(', ')}` : undefined;
+  console.log(`${advisoriesProblem ? 'FAIL' : 'ok  '} each of the ${claimedAdvisories.length} advisories the suites claim is shown flagged by a valid configuration or reading${advisoriesProblem ? `\n     ${advisoriesProblem}` : ''}`);
 }
 
 let shardProblem: string | undefined;
@@ -411,6 +425,7 @@ console.log(
 const extra = [
   { ran: checkPairs, problem: pairsProblem },
   { ran: checkShards, problem: shardProblem },
+  { ran: checkAdvisories, problem: advisoriesProblem },
   { ran: Boolean(otherReadingsRun), problem: readingsProblem },
   { ran: Boolean(sample && !values['no-browser']), problem: browserProblem },
   { ran: true, problem: leaks.length ? 'leak' : undefined },

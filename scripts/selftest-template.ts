@@ -64,11 +64,15 @@ export async function deployTemplate(names: readonly InterfaceName[], dir: strin
       const entry = data.interfaces[name]!;
       const loaded = profile.interfaces[name]!;
       const vars = madeUp(entry.credentials);
-      const secrets = Object.fromEntries(Object.entries(loaded.credentials ?? {}).flatMap(([k, v]) => (typeof v === 'string' && vars[v] ? [[k, vars[v]]] : [])));
+      // The reference takes its secrets by name (flattened by the definition where the credentials nest: keys per
+      // role); a key pool's keys are issued by the running reference instead (registerPool below).
+      const pooled = name === 'exchange-session';
+      const named = pooled ? {} : ((d.credentialVariables?.(loaded.credentials as never) ?? loaded.credentials ?? {}) as Record<string, unknown>);
+      const secrets = Object.fromEntries(Object.entries(named).flatMap(([k, v]) => (typeof v === 'string' && vars[v] ? [[k, vars[v]]] : [])));
       const server = await d.reference.start({ settings: loaded.settings, reference: options.interfaces[name]!.reference ?? {}, secrets, host: '127.0.0.1', port: 0 });
       servers.push(server);
       entry.baseUrl = server.url;
-      if (name === 'exchange-session') Object.assign(vars, await registerPool(server.url, entry.credentials));
+      if (pooled) Object.assign(vars, await registerPool(server.url, entry.credentials));
       Object.assign(env, vars);
     }
   } catch (e) {

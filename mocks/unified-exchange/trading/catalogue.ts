@@ -16,6 +16,12 @@ import type { Fault, OpenPointReadings } from '../../../harness/reference.ts';
  * default when a fault runs in the other readings.
  */
 const FUNDED = { 'U-NS-ACCOUNT-STATE': 'unfunded accounts refuse every order: no trading check has an accepted control there' } as const;
+/**
+ * The faults the crossing-orders property (suites/unified-exchange/trading.spec.ts) catches: under per-UID rate limits
+ * its requests are paced, and the self-test's quick depth leaves it a case or two, too few to meet a fault that shows
+ * in one generated sequence of several.
+ */
+const CROSSING = { ...FUNDED, 'U-NS-RATE-LIMITS': 'paced by the per-UID limits, the crossing property runs a case or two at quick depth: too few to meet the fault' } as const;
 
 export const tradingFaults = [
   // ---- placement ---------------------------------------------------------------------------------------------------
@@ -42,7 +48,7 @@ export const tradingFaults = [
   },
   {
     name: 'post-only-takes',
-    keepsDefault: FUNDED,
+    keepsDefault: CROSSING,
     description: 'A post_only order that would match as taker trades like a gtc order.',
     violates: ['U-TIF-POST-ONLY'],
   },
@@ -54,19 +60,21 @@ export const tradingFaults = [
   },
   {
     name: 'ioc-rests',
-    keepsDefault: FUNDED,
+    keepsDefault: CROSSING,
     description: 'The remainder of an ioc order rests on the book instead of being cancelled.',
     violates: ['U-TIF-IOC'],
+    // A later post_only the book model expects to rest meets the remainder and is refused as taking.
+    collateral: ['U-TIF-POST-ONLY'],
   },
   {
     name: 'fok-fills-partly',
-    keepsDefault: FUNDED,
+    keepsDefault: CROSSING,
     description: 'A fok order that cannot be filled in full fills what it can and cancels the rest.',
     violates: ['U-TIF-FOK'],
   },
   {
     name: 'stp-ignored',
-    keepsDefault: FUNDED,
+    keepsDefault: CROSSING,
     description: 'stpMode is ignored: an order matches the account\'s own resting orders whatever its stpMode.',
     violates: ['U-ORDER-STP-CANCEL-TAKER', 'U-ORDER-STP-CANCEL-MAKER', 'U-ORDER-STP-CANCEL-BOTH'],
   },

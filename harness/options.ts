@@ -68,8 +68,8 @@ export function runSeed(): number {
 }
 
 /**
- * "game-bridge:wrong-key-accepted,chat:off-by-one": which reference server carries which seeded fault (one per
- * interface at most).
+ * "game-bridge:wrong-key-accepted,chat:off-by-one": which reference server carries which seeded faults (the self-test
+ * gives a reference several only where they change different parts of it).
  */
 export function selectedFaults(value = process.env[ENV.fault]): Array<{ interfaceName: string; fault: string }> {
   if (!value) return [];

@@ -42,6 +42,12 @@ export interface Fault {
   readonly undecided?: readonly string[];
   /** Ids that may fail too; any other failing id fails the self-test (wrong blame). */
   readonly collateral?: readonly string[];
+  /**
+   * The part of its reference the fault changes (its operations and nothing else): the self-test may run two faults
+   * of one reference together when they name different parts, different requirements, and the same profile, depth
+   * and kept readings. A fault without a part (a routing or envelope fault, which every answer goes through) runs alone.
+   */
+  readonly part?: string;
   /** The reference profile (a file under targets/) the fault needs in order to show; default reference.yaml. */
   readonly profile?: string;
   /**
@@ -77,6 +83,11 @@ export interface Reading {
    * profile's extras can name them ("Bearer {credential:apiKey}").
    */
   readonly credentials?: Readonly<Record<string, string>>;
+  /**
+   * No request reaches such a deployment unless its profile states this reading's settings (how requests are signed):
+   * the generated profile template, which states none, is not tried against it (scripts/selftest-template.ts).
+   */
+  readonly neededToConnect?: boolean;
 }
 
 /** An open point of the spec and the readings the reference implements: at least two, the first its default. */

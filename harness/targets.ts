@@ -97,7 +97,7 @@ export async function startReferences(profile: Profile, scope: InterfaceName[], 
       }
       const secrets: Record<string, string> = {};
       for (const [cred, envVar] of Object.entries(credentialVariables(name, entry.credentials))) secrets[cred] = process.env[envVar] ?? '';
-      const faultHere = faults.find((f) => f.interfaceName === name)?.fault;
+      const faultHere = faults.filter((f) => f.interfaceName === name).map((f) => f.fault).join('+') || undefined;
       const reference = referenceOf(name);
       if (!reference) throw new Error(`interface ${name} has no embedded reference (mocks/${name}/reference.ts): give its entry a baseUrl`);
       const server = await reference.start({

@@ -46,12 +46,14 @@ export async function listen(server: http.Server, host = '127.0.0.1', port = 0, 
 }
 
 /**
- * The switch of one server's seeded fault. Names are typed from the catalogue (declared `as const`), so a misspelled
- * switch does not compile; an unknown fault asked for at start-up is refused.
+ * The switch of one server's seeded faults: one name, or several joined by "+" (the self-test runs faults of one
+ * reference together where they change different parts of it). Names are typed from the catalogue (declared
+ * `as const`), so a misspelled switch does not compile; an unknown fault asked for at start-up is refused.
  */
 export function faultSwitch<F extends readonly Fault[]>(catalogue: F, interfaceName: string, fault: string | undefined): (name: F[number]['name']) => boolean {
-  if (fault !== undefined && !catalogue.some((f) => f.name === fault)) {
-    throw new Error(`unknown ${interfaceName} fault "${fault}"; known faults: ${catalogue.map((f) => f.name).join(', ')}`);
+  const on = new Set(fault ? fault.split('+') : []);
+  for (const one of on) {
+    if (!catalogue.some((f) => f.name === one)) throw new Error(`unknown ${interfaceName} fault "${one}"; known faults: ${catalogue.map((f) => f.name).join(', ')}`);
   }
-  return (name) => fault === name;
+  return (name) => on.has(name);
 }

@@ -43,7 +43,7 @@ Options:
                          --checks list prints the registry: each check's name, requirement and what it holds
   --replay TOKEN         rerun one shrunk property case (from a failure's replay command); with --grep and --seed
   --fault IFACE:NAME     start the embedded reference with a seeded fault (npm run reference -- IFACE --list-faults);
-                         repeat it for faults of several interfaces in one run
+                         repeat it for faults of several interfaces in one run, or several of one reference
   --readings R           start the embedded references in other readings of the open points their documents leave
                          to a deployment: other (every point in its first other reading), or <open point>=<reading>,
                          repeated or comma-separated (npm run reference -- IFACE --list-readings lists them)
@@ -179,7 +179,6 @@ for (const one of args.fault ?? []) {
   if (profile.interfaces[name as InterfaceName]?.baseUrl) cannotRun(`--fault ${one}: faults exist only in the embedded reference, and ${name} is a live target here`);
   const known = descriptorOf(name as InterfaceName).reference.faults;
   if (!known.some((f) => f.name === fault)) cannotRun(`--fault ${one}: no such fault; known: ${known.map((f) => f.name).join(', ')}`);
-  if ((args.fault ?? []).filter((f) => f.startsWith(`${name}:`)).length > 1) cannotRun(`--fault: one fault per interface (${name} has several)`);
 }
 if (args.fault?.length) env[ENV.fault] = args.fault.join(',');
 

@@ -95,9 +95,23 @@ export function judgeFault(fault: Fault, code: number, s: RunSummary | undefined
  * tests, and its proofs stand or fall on its own detection, whatever became of the others' faults.
  */
 export function judgeSharedFaultRun(faults: Array<{ interfaceName: string; fault: Fault }>, code: number, s: RunSummary | undefined): { problem?: string; proves: Pair[] } {
-  const verdicts = faults.map((f) => ({ f, v: judgeFault(f.fault, code, s && seenFrom(s, f.interfaceName)) }));
+  const verdicts = perInterface(faults).map((f) => ({ f, v: judgeFault(f.fault, code, s && seenFrom(s, f.interfaceName)) }));
   const problems = verdicts.filter((x) => x.v.problem).map((x) => `${x.f.interfaceName}:${x.f.fault.name}: ${x.v.problem}`);
   return { problem: problems.length ? problems.join('\n     ') : undefined, proves: verdicts.flatMap((x) => x.v.proves) };
+}
+
+/**
+ * One fault per interface: faults of one reference (of different parts, meeting different checks) are judged as one
+ * whose requirements are all of theirs - each must fail what it names, and none may blame what none names.
+ */
+function perInterface(faults: Array<{ interfaceName: string; fault: Fault }>): Array<{ interfaceName: string; fault: Fault }> {
+  const out = new Map<string, { interfaceName: string; fault: Fault }>();
+  for (const f of faults) {
+    const had = out.get(f.interfaceName)?.fault;
+    const union = (k: 'violates' | 'undecided' | 'collateral') => [...new Set([...(had?.[k] ?? []), ...(f.fault[k] ?? [])])];
+    out.set(f.interfaceName, { interfaceName: f.interfaceName, fault: had ? { ...f.fault, name: `${had.name}+${f.fault.name}`, violates: union('violates'), undecided: union('undecided'), collateral: union('collateral') } : f.fault });
+  }
+  return [...out.values()];
 }
 
 /** A run's summary seen from one interface: its requirements and its broken tests only. */

@@ -156,7 +156,7 @@ runs.push(...faultRuns());
 // A fault whose requirements meet an open point must be caught in the other readings too (but for the points its
 // catalogue entry keeps at their default: a fault a reading makes unobservable, say).
 const meets = faultsMeetingOpenPoints();
-runs.push(...faultRuns(meets).map((r) => ({ ...r, long: true, name: `${r.name} in other readings`, args: [...r.args, ...readingsArgs(r.faults)] })));
+runs.push(...faultRuns(meets, true).map((r) => ({ ...r, long: true, name: `${r.name} in other readings`, args: [...r.args, ...readingsArgs(r.faults)] })));
 
 /** --readings for a fault run in the other readings: `other`, or every first other reading but those a fault keeps at their default. */
 function readingsArgs(faults: Run['faults']): string[] {
@@ -167,35 +167,65 @@ function readingsArgs(faults: Run['faults']): string[] {
 }
 
 /**
- * One run per fault, except that faults of different interfaces needing the same profile share a run: each
- * interface's reference carries its own fault and is judged on its own requirements, and a run's start-up (the
- * costliest part of a fault run) is paid once for both.
+ * One run per fault, except that faults needing the same profile share a run: faults of different interfaces (each
+ * reference carries its own and is judged on its own requirements), and faults of one reference that change different
+ * parts of it and meet different checks (pairable), one per part. A run's start-up, the costliest part of a fault
+ * run, is paid once for all of them.
  */
-function faultRuns(only?: (interfaceName: string, fault: Fault) => boolean): Run[] {
-  const byProfile = new Map<string, Array<Array<{ interfaceName: string; fault: Fault }>>>();
+function faultRuns(only?: (interfaceName: string, fault: Fault) => boolean, inOtherReadings = false): Run[] {
+  const byProfile = new Map<string, Map<string, Fault[][]>>();
   for (const d of covered) {
     for (const fault of d.reference.faults) {
       if (only && !only(d.name, fault)) continue;
       const profile = fault.profile ?? homeProfile(d.name);
-      const lanes = byProfile.get(profile) ?? [];
-      let lane = lanes.find((l) => l.length === 0 || l[0].interfaceName === d.name);
-      if (!lane) lanes.push((lane = []));
-      lane.push({ interfaceName: d.name, fault });
-      byProfile.set(profile, lanes);
+      const slotsOf = byProfile.get(profile) ?? new Map<string, Fault[][]>();
+      const slots = slotsOf.get(d.name) ?? [];
+      const partner = slots.find((slot) => slot.every((other) => pairable(d.name, other, fault, inOtherReadings)));
+      if (partner) partner.push(fault);
+      else slots.push([fault]);
+      slotsOf.set(d.name, slots);
+      byProfile.set(profile, slotsOf);
     }
   }
   const out: Run[] = [];
-  for (const [profile, lanes] of byProfile) {
+  for (const [profile, slotsOf] of byProfile) {
     const inProfile = referenceProfiles.find((p) => p.file === profile)?.doc.interfaces ?? {};
-    const longest = Math.max(...lanes.map((l) => l.length));
+    const longest = Math.max(...[...slotsOf.values()].map((l) => l.length));
     for (let i = 0; i < longest; i++) {
+      const at = [...slotsOf].flatMap(([interfaceName, slots]) => (slots[i] ?? []).map((fault) => ({ interfaceName, fault })));
       // Only interfaces the profile has can share its run.
-      const faults = lanes.map((l) => l[i]).filter((f) => f && inProfile[f.interfaceName]);
-      for (const lone of lanes.map((l) => l[i]).filter((f) => f && !inProfile[f.interfaceName])) out.push(faultRun(profile, [lone]));
+      const faults = at.filter((f) => inProfile[f.interfaceName]);
+      for (const lone of at.filter((f) => !inProfile[f.interfaceName])) out.push(faultRun(profile, [lone]));
       if (faults.length) out.push(faultRun(profile, faults));
     }
   }
   return out;
+}
+
+/** The checks that judge a fault's requirements (those it must fail, keep undecided or may fail). */
+function checksOf(interfaceName: string, fault: Fault): Set<string> {
+  const ids = new Set([...fault.violates, ...(fault.undecided ?? []), ...(fault.collateral ?? [])]);
+  return new Set(claimed.filter((p) => p.interfaceName === interfaceName && ids.has(p.requirement)).map((p) => p.check));
+}
+
+/**
+ * Two faults of one reference may share a run when each changes its own part of it (Fault.part), no check judges
+ * requirements of both (a property stops at its first failure, which could hide the other's), and the run treats both
+ * alike: the same depth, and in the other readings no point kept at its default for one that the other's requirements
+ * meet (it would be spared the very reading it must be caught in).
+ */
+function pairable(interfaceName: string, a: Fault, b: Fault, inOtherReadings: boolean): boolean {
+  if (!a.part || !b.part || a.part === b.part) return false;
+  if (Boolean(a.needsDefaultDepth) !== Boolean(b.needsDefaultDepth)) return false;
+  if (inOtherReadings && (sparedBy(interfaceName, a, b) || sparedBy(interfaceName, b, a))) return false;
+  const checksOfA = checksOf(interfaceName, a);
+  return ![...checksOf(interfaceName, b)].some((c) => checksOfA.has(c));
+}
+
+/** Whether a point `keeper` keeps at its default meets a requirement of `f`. */
+function sparedBy(interfaceName: string, f: Fault, keeper: Fault): boolean {
+  const points = loadSpec(interfaceName).notShown.filter((p) => keeper.keepsDefault?.[p.id] !== undefined);
+  return points.some((p) => (p.requirements ?? []).some((id) => f.violates.includes(id)));
 }
 
 function faultRun(profile: string, faults: Array<{ interfaceName: string; fault: Fault }>): Run {

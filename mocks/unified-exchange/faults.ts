@@ -8,4 +8,8 @@ import { fundsFaults } from './funds/catalogue.ts';
 
 export type { Fault };
 
-export const faults = [...routingFaults, ...tradingFaults, ...marketFaults, ...fundsFaults] as const satisfies readonly Fault[];
+/** A part's faults change only its own operations: the self-test may pair one with another part's (Fault.part). */
+const ofPart = <F extends Fault, P extends string>(list: readonly F[], part: P) => list.map((f) => ({ ...f, part }));
+
+// The routing's faults reach every answer: they run alone.
+export const faults = [...routingFaults, ...ofPart(tradingFaults, 'trading'), ...ofPart(marketFaults, 'market'), ...ofPart(fundsFaults, 'funds')] as const satisfies readonly Fault[];

@@ -92,3 +92,12 @@ test('a fault that refuses a refusal check\'s control too must leave that check 
   assert.equal(judgeFault(control, 2, summary([req('C-A', 'inconclusive')])).problem, undefined);
   assert.match(judgeFault(control, 1, summary([req('C-A', 'not-tested'), req('C-B', 'failed', ['x'])])).problem ?? '', /blames requirements although the fault breaks none: C-B/);
 });
+
+test('two faults of one reference in one run: each must fail what it names, and neither may blame what neither names', () => {
+  const a = { name: 'a', description: 'd', violates: ['C-A'], part: 'market' };
+  const b = { name: 'b', description: 'd', violates: ['C-B'], part: 'funds' };
+  const both = (reqs: Req[], failed: string[]) => judgeSharedFaultRun([{ interfaceName: 'game-bridge', fault: a }, { interfaceName: 'game-bridge', fault: b }], 1, summary(reqs, { exitCode: 1, failedCounted: failed }));
+  assert.equal(both([req('C-A', 'failed', ['x']), req('C-B', 'failed', ['y'])], ['C-A', 'C-B']).problem, undefined);
+  assert.match(both([req('C-A', 'failed', ['x']), req('C-B', 'passed', ['y'])], ['C-A']).problem ?? '', /game-bridge:a\+b: survived: C-B/);
+  assert.match(both([req('C-A', 'failed', ['x']), req('C-B', 'failed', ['y']), req('C-C', 'failed', ['z'])], ['C-A', 'C-B', 'C-C']).problem ?? '', /does not name: C-C/);
+});

@@ -34,12 +34,13 @@ export interface TemplateDeployment {
 
 /**
  * The first other reading of each open point, but for those whose deployment needs a credential the template cannot
- * name (a chat endpoint behind an API key): such a deployment's tester adds it, which is more than a base URL.
+ * name (a chat endpoint behind an API key), or a way of signing it does not state (Reading.neededToConnect): such a
+ * deployment's tester adds it, which is more than a base URL.
  */
 export function templateReadings(names: readonly string[]): AskedReading[] {
   return names.flatMap((name) => firstOtherReadings(CATALOGUES, name)).filter((a) => {
     const reading = CATALOGUES[a.interfaceName]!.find((p) => p.point === a.point)!.readings.find((r) => r.name === a.reading);
-    return !reading?.credentials;
+    return !reading?.credentials && !reading?.neededToConnect;
   });
 }
 

@@ -22,11 +22,11 @@ export const routingReadings = [
     point: 'U-NS-SIGNING',
     readings: [
       { name: 'access-hmac-sha256-base64' },
-      { name: 'access-hmac-sha256-hex', settings: { signing: { encoding: 'hex' } } },
-      { name: 'x-api-headers-hex', settings: { signing: { headers: X_API_HEADERS, encoding: 'hex' } } },
+      { name: 'access-hmac-sha256-hex', settings: { signing: { encoding: 'hex' } }, neededToConnect: true },
+      { name: 'x-api-headers-hex', settings: { signing: { headers: X_API_HEADERS, encoding: 'hex' } }, neededToConnect: true },
     ],
   },
-  { point: 'U-NS-SIGNED-QUERY', readings: [{ name: 'query-as-sent' }, { name: 'sorted-query', settings: { signing: { query: 'sorted' } } }] },
+  { point: 'U-NS-SIGNED-QUERY', readings: [{ name: 'query-as-sent' }, { name: 'sorted-query', settings: { signing: { query: 'sorted' } }, neededToConnect: true }] },
   {
     point: 'U-NS-TIMESTAMP-WINDOW',
     readings: [

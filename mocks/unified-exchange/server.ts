@@ -24,6 +24,7 @@ import { readings } from './readings.ts';
 import { CODES, replies, send } from './replies.ts';
 import { validator } from './validate.ts';
 import { createTrading } from './trading/engine.ts';
+import { BODY_UNCHECKED, type TradingFault } from './trading/catalogue.ts';
 import { createMarket } from './market/part.ts';
 import { createFunds } from './funds/part.ts';
 
@@ -56,7 +57,7 @@ export async function start(options: ReferenceOptions<UnifiedExchangeSettings, U
   const keys = keyring(options.secrets ?? {}, holdMode);
   if (!keys.key(options.secrets?.trade_apiKey ?? '')) throw new Error('unified-exchange reference: no trade key (secrets trade_apiKey, trade_secret, trade_passphrase); every run needs it');
 
-  const partOptions: PartOptions = { settings, reading: anyReading, fault: (name) => options.fault === name, now };
+  const partOptions: PartOptions = { settings, reading: anyReading, fault: (name) => on(name as never), now };
   const trading = createTrading(partOptions);
   const parts: Part[] = [trading, createMarket({ ...partOptions, view: trading }), createFunds(partOptions)];
 
@@ -76,6 +77,7 @@ export async function start(options: ReferenceOptions<UnifiedExchangeSettings, U
       on,
       groupFuturesTaken: maybe('U-NS-GROUP-CATEGORIES') === 'futures-categories-too',
       symbolOf: (category) => settings.markets?.symbols?.[category as keyof UnifiedExchangeSettings['markets']['symbols']] ?? 'BTCUSDT',
+      bodyUnchecked: (operationId) => Object.entries(BODY_UNCHECKED).find(([fault, u]) => u.operationId === operationId && on(fault as TradingFault))?.[1],
     }),
     replies: answers,
     parts,

@@ -220,6 +220,11 @@ async function judge(orders: Orders, e: Placed, when: string, saw: (id: string) 
     if (skip.has('U-ORDER-STATUS-CLOSED')) return false;
     throw new RequirementViolation('U-ORDER-STATUS-CLOSED', `order ${e.ref.orderId}, filled in full (${o.filled} lot(s)), shows ${JSON.stringify(o.status)} ${when}`, `a status other than ${JSON.stringify(o.status)}: the order is no longer open`, [o.reply.exchange]);
   }
+  // Resting as the book says, nothing filled, but under a status no reading lists: the status is wrong, not the time in force.
+  if (v.state === 'open' && v.filled === 0 && o.state === 'unknown' && (o.filled ?? 0) === 0) {
+    if (skip.has('U-ORDER-STATUS-LIVE')) return false;
+    throw new RequirementViolation('U-ORDER-STATUS-LIVE', `order ${e.ref.orderId}, resting with nothing filled, shows ${JSON.stringify(o.status)}`, 'live', [o.reply.exchange]);
+  }
   if (!agrees(o)) {
     throw new RequirementViolation(rule, `order ${e.ref.orderId} (${e.ref.credential}) shows ${o.state === 'absent' ? `no order (answered ${o.reply.status})` : `${JSON.stringify(o.status)} with ${o.filled ?? 'an unstated number of'} lot(s) filled`} ${when}`, `${v.state} with ${v.filled} of ${e.lots} lot(s) filled, as the book predicts`, [o.reply.exchange]);
   }

@@ -26,6 +26,7 @@ export function getOrder(ctx: Ctx, req: OperationRequest): Outcome {
     orderRecord(order, {
       reading: ctx.reading,
       stuckLive: ctx.on('filled-shows-live'),
+      openNew: ctx.on('open-shows-new'),
       ...(strategy ? { strategyMembers: { takeProfit: stated?.takeProfit ?? 'tpOrderId', stopLoss: stated?.stopLoss ?? 'slOrderId' } } : {}),
     }),
   );
@@ -42,6 +43,7 @@ function cancellable(ctx: Ctx, order: Order | undefined): { refusal?: Outcome; n
 }
 
 export function cancelOrder(ctx: Ctx, req: OperationRequest): Outcome {
+  if (ctx.on('cancel-without-ids-accepted') && req.params.orderId === undefined && req.params.clientOid === undefined) return accepted({});
   const named = naming(ctx, req.params, { symbol: true });
   if (isRefusal(named)) return named;
   const order = resolve(ctx, req.caller, named as Named, ctx.on('cancel-other-account'));

@@ -17,17 +17,39 @@ import type { Fault, OpenPointReadings } from '../../../harness/reference.ts';
  */
 const FUNDED = { 'U-NS-ACCOUNT-STATE': 'unfunded accounts refuse every order: no trading check has an accepted control there' } as const;
 /**
- * The faults the crossing-orders property (suites/unified-exchange/trading.spec.ts) catches: under per-UID rate limits
- * its requests are paced, and the self-test's quick depth leaves it a case or two, too few to meet a fault that shows
- * in one generated sequence of several.
+ * The faults the trading properties catch (the crossing orders of suites/unified-exchange/trading.spec.ts, the
+ * conditional rules of conditional.spec.ts): under per-UID rate limits their requests are paced and their cases cut,
+ * and the self-test's quick depth leaves a handful, too few to meet a fault that shows in one kind of case of many.
  */
-const CROSSING = { ...FUNDED, 'U-NS-RATE-LIMITS': 'paced by the per-UID limits, the crossing property runs a case or two at quick depth: too few to meet the fault' } as const;
+const PACED = { ...FUNDED, 'U-NS-RATE-LIMITS': 'paced by the per-UID limits, the property runs a handful of cases at quick depth: too few to meet the fault' } as const;
 
 export const tradingFaults = [
   // ---- placement ---------------------------------------------------------------------------------------------------
   {
+    name: 'ack-without-order-id',
+    keepsDefault: PACED,
+    description: 'place-order acknowledges an order with its clientOid only: data carries no orderId.',
+    violates: ['U-ORDER-ACK'],
+    // The cancel without ids is judged beside the cancel of the control by its orderId, which the fault withholds.
+    undecided: ['U-CANCEL-ONE-OF'],
+  },
+  {
+    name: 'margin-orders-refused',
+    keepsDefault: PACED,
+    // A refused complete order is held against the target only where the profile states the order's form.
+    profile: 'reference-unified-stated.yaml',
+    description: 'Every MARGIN order is refused as if the category were not listed.',
+    violates: ['U-ORDER-ACK', 'U-ORDER-CATEGORIES'],
+  },
+  {
+    name: 'stp-value-unchecked',
+    keepsDefault: PACED,
+    description: 'stpMode is not checked against its list: a value outside it is taken as none.',
+    violates: ['U-ORDER-STP-VALUES'],
+  },
+  {
     name: 'limit-price-not-required',
-    keepsDefault: FUNDED,
+    keepsDefault: PACED,
     description: 'A limit order without price is accepted (and executed as a market order). Needs the routing to leave the if/then of PlaceOrderRequest to the trading part.',
     violates: ['U-ORDER-LIMIT-PRICE'],
     collateral: ['U-ORDER-REFUSAL-NO-EFFECT'],
@@ -41,14 +63,14 @@ export const tradingFaults = [
   },
   {
     name: 'posside-not-required-in-hedge',
-    keepsDefault: FUNDED,
+    keepsDefault: PACED,
     description: 'In hedge mode a futures order without posSide is accepted (as long for a buy, short for a sell).',
     violates: ['U-ORDER-POSSIDE-HEDGE'],
     profile: 'reference-unified-hedge.yaml',
   },
   {
     name: 'post-only-takes',
-    keepsDefault: CROSSING,
+    keepsDefault: PACED,
     description: 'A post_only order that would match as taker trades like a gtc order.',
     violates: ['U-TIF-POST-ONLY'],
   },
@@ -59,8 +81,16 @@ export const tradingFaults = [
     violates: ['U-TIF-POST-ONLY-MAKER'],
   },
   {
+    name: 'gtc-remainder-cancelled',
+    keepsDefault: PACED,
+    description: 'The remainder of a gtc order (timeInForce sent) that fills in part is cancelled instead of resting.',
+    violates: ['U-TIF-GTC'],
+    // A later post_only the book model expects to take meets no remainder, rests, and is blamed on post-only.
+    collateral: ['U-TIF-POST-ONLY'],
+  },
+  {
     name: 'ioc-rests',
-    keepsDefault: CROSSING,
+    keepsDefault: PACED,
     description: 'The remainder of an ioc order rests on the book instead of being cancelled.',
     violates: ['U-TIF-IOC'],
     // A later post_only the book model expects to rest meets the remainder and is refused as taking.
@@ -68,13 +98,15 @@ export const tradingFaults = [
   },
   {
     name: 'fok-fills-partly',
-    keepsDefault: CROSSING,
+    keepsDefault: PACED,
     description: 'A fok order that cannot be filled in full fills what it can and cancels the rest.',
     violates: ['U-TIF-FOK'],
+    // The partial fill took liquidity the book model still holds: a later post_only is judged against a book the target no longer has.
+    collateral: ['U-TIF-POST-ONLY'],
   },
   {
     name: 'stp-ignored',
-    keepsDefault: CROSSING,
+    keepsDefault: PACED,
     description: 'stpMode is ignored: an order matches the account\'s own resting orders whatever its stpMode.',
     violates: ['U-ORDER-STP-CANCEL-TAKER', 'U-ORDER-STP-CANCEL-MAKER', 'U-ORDER-STP-CANCEL-BOTH'],
   },
@@ -95,7 +127,7 @@ export const tradingFaults = [
   },
   {
     name: 'reduce-only-opens',
-    keepsDefault: FUNDED,
+    keepsDefault: PACED,
     description: 'reduceOnly is ignored: a reduceOnly order with no position to reduce opens one.',
     violates: ['U-ORDER-REDUCEONLY'],
   },
@@ -106,6 +138,12 @@ export const tradingFaults = [
     violates: ['U-ORDER-TPSL'],
   },
   // ---- lookup -----------------------------------------------------------------------------------------------------
+  {
+    name: 'open-shows-new',
+    keepsDefault: PACED,
+    description: 'An order resting with nothing filled shows status "new", a value of no reading, instead of live.',
+    violates: ['U-ORDER-STATUS-LIVE'],
+  },
   {
     name: 'filled-shows-live',
     keepsDefault: FUNDED,
@@ -171,6 +209,18 @@ export const tradingFaults = [
     description: 'cancel-strategy-order naming no strategy order of the account is a success.',
     violates: ['U-STRATEGY-ONE-OF'],
   },
+  {
+    name: 'cancel-without-ids-accepted',
+    keepsDefault: FUNDED,
+    description: 'cancel-order with neither orderId nor clientOid is a success that cancels nothing (the body is not checked for one of the two).',
+    violates: ['U-CANCEL-ONE-OF'],
+  },
+  {
+    name: 'close-any-category',
+    keepsDefault: FUNDED,
+    description: 'close-positions takes any category, or none, and answers a success that closes nothing outside the futures categories.',
+    violates: ['U-CLOSE-CATEGORY'],
+  },
   // ---- countdown --------------------------------------------------------------------------------------------------
   {
     name: 'countdown-never-fires',
@@ -189,11 +239,21 @@ export const tradingFaults = [
     keepsDefault: FUNDED,
     description: 'A countdown asked while one is armed keeps the first deadline: a refresh does not push it back.',
     violates: ['U-COUNTDOWN-REFRESH'],
+    // The timer then fires at the first deadline: whether the refreshed one is kept cannot be judged.
+    undecided: ['U-COUNTDOWN-EXPIRY'],
+  },
+  {
+    name: 'countdown-without-value-accepted',
+    keepsDefault: FUNDED,
+    description: 'countdown-cancel-all without countdown is a success that changes nothing.',
+    violates: ['U-COUNTDOWN-REQUIRED'],
   },
   {
     name: 'countdown-range-unchecked',
     keepsDefault: FUNDED,
-    description: 'A countdown outside the range is armed as asked (neither refused nor clamped). Shows where the profile states settings.countdown.range.',
+    // The range is not shown: only a profile that states it (settings.countdown.range) can be held to it.
+    profile: 'reference-unified-stated.yaml',
+    description: 'A countdown outside the range is armed as asked (neither refused nor clamped).',
     violates: ['U-COUNTDOWN-RANGE'],
   },
   // ---- market view ------------------------------------------------------------------------------------------------
@@ -207,6 +267,16 @@ export const tradingFaults = [
 
 export type TradingFault = (typeof tradingFaults)[number]['name'];
 
+/**
+ * The faults whose request body the routing lets through unchecked, by operation id: the whole body, or one member
+ * of it (the trading part then answers what the schema would have refused).
+ */
+export const BODY_UNCHECKED: Partial<Record<TradingFault, { operationId: string; member?: string }>> = {
+  'cancel-without-ids-accepted': { operationId: 'cancelOrder' },
+  'close-any-category': { operationId: 'closePositions' },
+  'countdown-without-value-accepted': { operationId: 'countdownCancelAll' },
+  'stp-value-unchecked': { operationId: 'placeOrder', member: 'stpMode' },
+};
 export const tradingReadings = [
   {
     point: 'U-NS-MARKET-PRECISION',

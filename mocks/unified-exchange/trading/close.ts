@@ -8,12 +8,15 @@ import { text, type Ctx } from './context.ts';
 import type { Order, PosSide } from './orders.ts';
 import { Positions } from './positions.ts';
 
+const FUTURES_CATEGORIES = ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'];
+
 export function closePositions(ctx: Ctx, req: OperationRequest): Outcome {
   const { x } = ctx;
   const { account } = req.caller;
   const category = text(req.params.category) ?? '';
   const symbol = text(req.params.symbol);
   const posSide = req.params.posSide as PosSide | undefined;
+  if (ctx.on('close-any-category') && !FUTURES_CATEGORIES.includes(category)) return accepted({ list: [] });
   if (posSide !== undefined && posSide !== 'long' && posSide !== 'short') return refused('validation', 'posSide must be long or short');
   const open = x.positions.open(account.uid, category, symbol, posSide);
   if (!open.length) return ctx.reading('U-NS-CLOSE-NOTHING') === 'refused' ? refused('state', 'no position to close') : accepted({ list: [] });

@@ -94,6 +94,7 @@ function rangeOf(reading: TradingReading): { min: number; max: number; clamped: 
 /** countdown-cancel-all: arms, refreshes or ("0") disarms the scope's timer (U-NS-COUNTDOWN-SCOPE). */
 function countdownCancelAll(ctx: Ctx, countdown: Countdown, req: OperationRequest): Outcome {
   const raw = req.params.countdown;
+  if (raw === undefined && ctx.on('countdown-without-value-accepted')) return accepted({});
   const value = typeof raw === 'number' && Number.isInteger(raw) ? String(raw) : raw;
   if (typeof value !== 'string' || !/^\d+$/.test(value)) return refused('validation', 'countdown must be a whole number of seconds as a string');
   const { account, apiKey } = req.caller;

@@ -113,7 +113,7 @@ export class Exchange {
       return;
     }
     const rests = order.orderType === 'limit' && (order.timeInForce === 'gtc' || order.timeInForce === 'post_only' || (order.timeInForce === 'ioc' && this.on('ioc-rests')));
-    const remainderDropped = order.tifDefaulted === true && order.filled > 0n && this.on('tif-default-remainder-cancelled');
+    const remainderDropped = order.filled > 0n && (order.tifDefaulted === true ? this.on('tif-default-remainder-cancelled') : order.timeInForce === 'gtc' && this.on('gtc-remainder-cancelled'));
     if (rests && !stopped && !remainderDropped) book.rest(order);
     else this.close(order);
   }

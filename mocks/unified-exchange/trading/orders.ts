@@ -54,9 +54,10 @@ export const remaining = (o: Order): Dec => o.qty - o.filled;
 export const isOpen = (o: Order): boolean => o.state === 'open' || o.state === 'pending';
 
 /** The status value of an order in the reading the part was started in. */
-export function statusOf(o: Order, reading: TradingReading, stuckLive: boolean): string {
+export function statusOf(o: Order, reading: TradingReading, stuckLive: boolean, openNew = false): string {
   const statuses = reading('U-NS-ORDER-STATUSES');
   if (stuckLive && o.state === 'filled') return 'live';
+  if (openNew && o.state === 'open' && o.filled === 0n) return 'new';
   switch (o.state) {
     case 'pending':
     case 'open':
@@ -74,6 +75,8 @@ export interface RecordOptions {
   /** The members carrying the ids of an order's take profit and stop loss (U-NS-STRATEGY-ORDERS in-order-record). */
   strategyMembers?: { takeProfit: string; stopLoss: string };
   stuckLive: boolean;
+  /** The seeded fault open-shows-new: a resting order with nothing filled shows "new". */
+  openNew?: boolean;
 }
 
 /** The order record: every amount, price, quantity and time a string. */
@@ -92,7 +95,7 @@ export function orderRecord(o: Order, options: RecordOptions): Record<string, un
     timeInForce: o.timeInForce,
     ...(futures ? { marginMode: o.marginMode ?? 'crossed', posSide: o.posSide ?? '', reduceOnly: o.reduceOnly ? 'yes' : 'no' } : {}),
     stpMode: o.stpMode,
-    status: statusOf(o, reading, options.stuckLive),
+    status: statusOf(o, reading, options.stuckLive, options.openNew),
     createdTime: String(o.createdTime),
     updatedTime: String(o.updatedTime),
   };

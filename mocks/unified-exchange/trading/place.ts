@@ -48,7 +48,7 @@ export function placeOrder(ctx: Ctx, req: OperationRequest): Outcome {
   const category = text(params.category) ?? '';
   const symbol = text(params.symbol) ?? '';
   const listed = (ctx.symbols as Record<string, string>)[category];
-  if (listed === undefined) return refused('validation', `category ${category} is not one of the category values`);
+  if (listed === undefined || (category === 'MARGIN' && on('margin-orders-refused'))) return refused('validation', `category ${category} is not one of the category values`);
   if (listed !== symbol) return refused('validation', `symbol ${symbol} is not listed in ${category}`);
   const book = x.book(category, symbol)!;
   if (ctx.settings.funded === false) return refused('state', 'insufficient balance');
@@ -113,8 +113,9 @@ export function placeOrder(ctx: Ctx, req: OperationRequest): Outcome {
   if (given('reduceOnly') && params.reduceOnly !== 'yes' && params.reduceOnly !== 'no') return refused('validation', 'reduceOnly must be yes or no');
   const reduceOnly = given('reduceOnly') && params.reduceOnly === 'yes' && !on('reduce-only-opens');
 
-  if (params.stpMode !== undefined && !oneOf(STP_MODES, params.stpMode)) return refused('validation', 'stpMode must be none, cancel_taker, cancel_maker or cancel_both');
-  const stpMode: StpMode = (params.stpMode as StpMode | undefined) ?? (reading('U-NS-STP-DEFAULT') === 'cancel-taker-per-master' ? 'cancel_taker' : 'none');
+  const stpUnchecked = on('stp-value-unchecked') && params.stpMode !== undefined && !oneOf(STP_MODES, params.stpMode);
+  if (params.stpMode !== undefined && !oneOf(STP_MODES, params.stpMode) && !stpUnchecked) return refused('validation', 'stpMode must be none, cancel_taker, cancel_maker or cancel_both');
+  const stpMode: StpMode = stpUnchecked ? 'none' : ((params.stpMode as StpMode | undefined) ?? (reading('U-NS-STP-DEFAULT') === 'cancel-taker-per-master' ? 'cancel_taker' : 'none'));
 
   // ---- precision beyond the tick and step: the smallest SPOT order (tick-step-minimum) ---------------------------
   if (category === 'SPOT' && reading('U-NS-MARKET-PRECISION') === 'tick-step-minimum') {
@@ -192,7 +193,7 @@ export function placeOrder(ctx: Ctx, req: OperationRequest): Outcome {
       x.cancel(order);
     } else x.submit(order);
   });
-  return accepted({ orderId: order.orderId, ...(clientOid !== undefined ? { clientOid } : {}) });
+  return accepted({ ...(on('ack-without-order-id') ? {} : { orderId: order.orderId }), ...(clientOid !== undefined ? { clientOid } : {}) });
 }
 
 const refusal = (msg: string) => refused('validation', msg) as Refusal;

@@ -6,12 +6,13 @@
  *  - cancel-batch cancels the orders its items name and no other;
  *  - cancel-symbol-order cancels a symbol's orders, or a category's without symbol, and none of another category;
  *  - an order with take profit and stop loss on the right sides is accepted where the same order without them is, and
- *    cancel-strategy-order refuses an id that names no strategy order.
- * Every order rests at the profile's far prices (it never trades) and is cancelled when the test ends.
+ *    cancel-strategy-order refuses an id that names no strategy order;
+ *  - a reduceOnly buy that would open a position never fills (on a market nobody else trades only).
+ * Every other order rests at the profile's far prices (it never trades) and is cancelled when the test ends.
  */
 import { randomInt } from 'node:crypto';
 import type { RequirementId } from '../../generated/unified-exchange.ts';
-import { isAccepted, mustBeRefused, type Control } from '../../harness/answers.ts';
+import { isAccepted, isRefused, mustBeRefused, type Control } from '../../harness/answers.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
@@ -21,7 +22,7 @@ import { test } from './test.ts';
 
 const RULES: RequirementId[] = [
   'U-ORDER-LOOKUP-UNKNOWN', 'U-ORDER-LOOKUP-OTHER-ACCOUNT', 'U-CANCEL-BY-ORDERID', 'U-CANCEL-UNKNOWN', 'U-CANCEL-OTHER-ACCOUNT',
-  'U-MODIFY-APPLIED', 'U-CANCEL-BATCH', 'U-CANCEL-SYMBOL', 'U-CANCEL-CATEGORY', 'U-ORDER-TPSL', 'U-STRATEGY-ONE-OF',
+  'U-MODIFY-APPLIED', 'U-CANCEL-BATCH', 'U-CANCEL-SYMBOL', 'U-CANCEL-CATEGORY', 'U-ORDER-TPSL', 'U-STRATEGY-ONE-OF', 'U-ORDER-REDUCEONLY',
 ];
 const SPOT: Category = 'SPOT';
 const FUT: Category = FUTURES[0];
@@ -36,7 +37,12 @@ const unknownId = () => `9${Array.from({ length: 17 }, () => randomInt(10)).join
 test('order lifecycle: lookup, cancel, modify, cancel-batch and cancel-symbol-order do what they say to the orders they name, and nothing to any other', { tag: reqTags(...RULES) }, async ({ api, profile, target, writes, identity, verify, notApplicable, recorder }, testInfo) => {
   const orders = ordersOf({ api, profile, target, writes });
   fitTimeout(testInfo, { requests: 70, waitMs: LEASE_WAIT_MS + 12 * orders.settleMs }, profile, orders.live);
-  const left = await prepare(RULES, { profile, writes, identity, notApplicable, recorder }, 'order lifecycle');
+  const left = await prepare(RULES, { profile, writes, identity, notApplicable, recorder }, 'order lifecycle', (id) => {
+    if (id !== 'U-ORDER-REDUCEONLY') return undefined;
+    if (!orders.settings.funded) return 'the profile says the accounts hold no funds (settings.funded false): the control, the same buy without reduceOnly, would be refused for its balance';
+    if (!target.reference && !orders.settings.crossingOrders) return 'a reduceOnly order that would open a position crosses the market: sent only where the profile says nobody else trades it (settings.crossingOrders)';
+    return undefined;
+  });
   if (left.length === 0) return;
   // A requirement the profile leaves out of scope was marked not applicable by prepare: its step is not run.
   const check = (id: RequirementId, body: () => Promise<void>) => (left.includes(id) ? verify(id, body) : Promise.resolve(false));
@@ -188,6 +194,23 @@ test('order lifecycle: lookup, cancel, modify, cancel-batch and cancel-symbol-or
       return;
     }
     throw new RequirementViolation('U-ORDER-TPSL', `a ${FUT} buy at ${orders.settings.markets.farPrices.buy} with take profit above and stop loss below both its price and the market was answered ${reply.status} ${reply.text.slice(0, 160)}, where the same order without them was accepted`, 'accepted', [reply.exchange, d.reply.exchange]);
+  });
+
+  // reduceOnly: a futures buy that crosses the market at once, with no position to reduce (closed first), must not
+  // fill - refused, or cancelled without filling (U-NS-REDUCE-ONLY). Its control, for a refusal, is the same buy
+  // without reduceOnly, whose position the test closes when it ends.
+  await check('U-ORDER-REDUCEONLY', async () => {
+    const symbol = orders.symbol(FUT);
+    await orders.send('trade', { method: 'POST', path: '/api/v3/trade/close-positions', json: { category: FUT, symbol }, label: `close any ${FUT} ${symbol} position first` });
+    const buy = () => orders.limit({ category: FUT, side: 'buy', price: orders.settings.markets.farPrices.sell, tif: 'gtc' });
+    const { reply, ref } = await orders.place({ ...buy(), reduceOnly: 'yes' }, { mayFill: true, label: `a reduceOnly ${FUT} buy that crosses the market, with no position to reduce` });
+    if (isRefused(reply)) {
+      const control = await orders.place(buy(), { mayFill: true, label: `the same buy without reduceOnly (control)` });
+      return mustBeRefused('U-ORDER-REDUCEONLY', reply, 'a reduceOnly buy with no position to reduce', { control: control.reply });
+    }
+    if (!isAccepted(reply) || !ref?.orderId) throw new NotTested(`the reduceOnly buy was answered ${reply.status} without an orderId`);
+    const o = await orders.settle(ref, (x) => x.state !== 'open' && x.state !== 'absent');
+    if ((o.filled ?? 0) > 0) throw new RequirementViolation('U-ORDER-REDUCEONLY', `a reduceOnly ${FUT} buy with no position to reduce filled ${o.filled} lot(s) (${JSON.stringify(o.status)}): it opened a position`, 'refused, or cancelled without filling', [reply.exchange, o.reply.exchange]);
   });
 
   await check('U-STRATEGY-ONE-OF', async () => {

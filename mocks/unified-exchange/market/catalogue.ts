@@ -58,23 +58,31 @@ export const marketFaults = [
   },
   {
     name: 'book-default-100',
+    // The order book is the trading part's: the trading checks read it to find free price levels.
+    part: 'trading',
     description: 'An orderbook request without limit is answered with 100 levels per side instead of the documented 150.',
     violates: ['U-LIMIT-BOOK-DEFAULT'],
     keepsDefault: { 'U-NS-BOOK-MAX-DEPTH': 'a book served at most 150 deep shows no side deeper than the default, so a default of 100 cannot be told from a thin book' },
   },
   {
     name: 'book-in-array',
+    // The order book is the trading part's: the trading checks read it to find free price levels.
+    part: 'trading',
     description: 'The order book is answered as a list of one book per symbol: data is [{bids, asks, ts}] instead of {bids, asks}.',
     violates: ['U-MKT-BOOK'],
     collateral: ['U-GEN-SCHEMA'],
   },
   {
     name: 'book-crossed',
+    // The order book is the trading part's: the trading checks read it to find free price levels.
+    part: 'trading',
     description: 'The book is assembled from two snapshots taken apart: the best ask is served a cent below the best bid (the rest of each side in order).',
     violates: ['U-MKT-BOOK-NOT-CROSSED'],
   },
   {
     name: 'book-depth-ignored',
+    // The order book is the trading part's: the trading checks read it to find free price levels.
+    part: 'trading',
     description: 'The orderbook limit is ignored: every book is answered 150 levels deep.',
     violates: ['U-MKT-BOOK-LIMIT'],
   },

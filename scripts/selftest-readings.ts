@@ -28,7 +28,7 @@ function requirementsOf(r: AskedReading): string[] {
 export function readingLanes(
   interfaces: readonly string[] = REGISTRY.map((d) => d.name),
   judged: (interfaceName: string, requirement: string) => boolean = () => true,
-  perRun = 2,
+  perRun = 3,
 ): Array<{ interfaces: string[]; readings: AskedReading[]; grep: string }> {
   const perInterface = interfaces.map((name) => packed(otherReadings(CATALOGUES, name).filter((r) => requirementsOf(r).some((id) => judged(name, id))), perRun));
   const longest = Math.max(0, ...perInterface.map((l) => l.length));

@@ -49,9 +49,9 @@ test('order lifecycle: lookup, cancel, modify, cancel-batch and cancel-symbol-or
   const withCategory = orders.settings.orderIdentity === 'with-category';
   const naming = (ref: OrderRef, by: 'orderId' | 'clientOid' = 'orderId') => orders.cancelBody(ref, by);
 
-  /** Places a far buy and waits until its record shows it open; undefined (with a note) when it does not. */
-  const rest = async (category: Category, credential: 'trade' | 'peer' = 'trade', more: Record<string, unknown> = {}): Promise<{ live?: Live; reply: Reply }> => {
-    const { reply, ref } = await orders.place({ ...orders.far(category, 'buy'), ...more }, { credential, label: `a far ${category} buy of ${credential}` });
+  /** Places a far buy of the trading key and waits until its record shows it open (`live` undefined when it does not). */
+  const rest = async (category: Category): Promise<{ live?: Live; reply: Reply }> => {
+    const { reply, ref } = await orders.place(orders.far(category, 'buy'), { label: `a far ${category} buy` });
     if (!ref?.orderId) return { reply };
     const seen = await orders.settle(ref, (o) => o.state === 'open');
     return seen.state === 'open' ? { live: ref as Live, reply } : { reply };

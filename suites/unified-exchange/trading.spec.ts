@@ -255,7 +255,8 @@ async function postOnlyRejected(orders: Orders, reply: Awaited<ReturnType<Orders
   if (!isAccepted(reply) || !ref?.orderId) throw new RequirementViolation('U-TIF-POST-ONLY', `a post_only order that would take was answered ${reply.status} ${reply.text.slice(0, 160)}`, 'refused, or accepted with an orderId and cancelled at once', [reply.exchange]);
   if (stated === 'refused') throw new RequirementViolation('U-TIF-POST-ONLY', 'a post_only order that would take was accepted, though the profile states it is refused', 'refused (settings.postOnlyTaker: refused)', [reply.exchange]);
   reading('U-NS-POST-ONLY-REJECTION', 'accepted-then-cancelled');
-  const o = await orders.settle(ref, (x) => x.state !== 'open');
+  // Not found yet is not an outcome: in the asynchronous reading the order shows only after the settle time.
+  const o = await orders.settle(ref, (x) => x.state !== 'open' && x.state !== 'absent');
   if (o.state !== 'cancelled' || (o.filled !== undefined && o.filled !== 0)) {
     throw new RequirementViolation('U-TIF-POST-ONLY', `a post_only order that would take, accepted as ${ref.orderId}, shows ${JSON.stringify(o.status)} with ${o.filled ?? 'an unstated number of'} lot(s) filled`, 'cancelled at once with nothing filled and nothing resting', [reply.exchange, o.reply.exchange]);
   }

@@ -70,6 +70,11 @@ export type Handler = (req: OperationRequest) => Outcome | Promise<Outcome>;
  */
 export interface Part {
   operations: Partial<Record<string, Handler>>;
+  /**
+   * Told of a request of one of its operations that the routing refused for its parameters: the body as parsed (a
+   * seeded fault may still act on it, as a deployment that stores an order before checking it would).
+   */
+  refused?(operationId: string, params: unknown, caller: Caller): void;
   /** Stops its timers (the countdown's). */
   close?(): void;
 }

@@ -48,6 +48,12 @@ export const tradingFaults = [
     violates: ['U-ORDER-STP-VALUES'],
   },
   {
+    name: 'refused-order-placed',
+    keepsDefault: PACED,
+    description: 'An order refused for its parameters is stored all the same: a far buy rests under its clientOid.',
+    violates: ['U-ORDER-REFUSAL-NO-EFFECT'],
+  },
+  {
     name: 'limit-price-not-required',
     keepsDefault: PACED,
     description: 'A limit order without price is accepted (and executed as a market order). Needs the routing to leave the if/then of PlaceOrderRequest to the trading part.',

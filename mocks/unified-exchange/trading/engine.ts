@@ -11,7 +11,7 @@ import { accepted, refused, type MarketView, type OperationRequest, type Outcome
 import type { TradingFault, TradingReading } from './catalogue.ts';
 import { cancelBatch, cancelOrder, cancelStrategyOrder, cancelSymbolOrders, getOrder } from './cancel.ts';
 import { closePositions } from './close.ts';
-import type { Ctx } from './context.ts';
+import { isRefusal, type Ctx } from './context.ts';
 import { Countdown } from './countdown.ts';
 import { fmt } from './decimal.ts';
 import { Exchange } from './exchange.ts';
@@ -42,9 +42,27 @@ export function createTrading(options: PartOptions): Part & MarketView {
 
   const handle = (fn: (ctx: Ctx, req: OperationRequest) => Outcome) => (req: OperationRequest) => fn(ctx, req);
 
+  /**
+   * The fault refused-order-placed: an order refused for its parameters is stored all the same, as a far buy resting
+   * under its clientOid (a deployment that writes the order before it checks it).
+   */
+  const placeRefusedAnyway = (params: unknown, caller: OperationRequest['caller']) => {
+    const clientOid = (params as { clientOid?: unknown } | undefined)?.clientOid;
+    if (!on('refused-order-placed') || typeof clientOid !== 'string') return;
+    const markets = options.settings.markets;
+    placeOrder(ctx, { operationId: 'placeOrder', caller, params: { category: 'SPOT', symbol: ctx.symbols.SPOT, side: 'buy', orderType: 'limit', qty: markets?.quantity ?? '0.001', price: markets?.farPrices?.buy ?? '1000', clientOid } });
+  };
+
   return {
+    refused: (operationId, params, caller) => {
+      if (operationId === 'placeOrder') placeRefusedAnyway(params, caller);
+    },
     operations: {
-      placeOrder: handle(placeOrder),
+      placeOrder: (req) => {
+        const out = placeOrder(ctx, req);
+        if (isRefusal(out) && out.kind === 'validation') placeRefusedAnyway(req.params, req.caller);
+        return out;
+      },
       cancelOrder: handle(cancelOrder),
       cancelSymbolOrders: handle(cancelSymbolOrders),
       batchModifyOrders: handle(batchModifyOrders),

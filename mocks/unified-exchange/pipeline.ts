@@ -76,7 +76,7 @@ export function pipeline(p: PipelineParts): (req: http.IncomingMessage) => Promi
     if (denied && !writesAnyway(op)) return replies.outcome(op, denied);
     const checked = method === 'GET' ? p.validator.query(op, new URLSearchParams(signed.query)) : p.validator.body(op, raw, header(req, 'content-type'));
     if (!checked.ok) {
-      if (method !== 'GET') for (const part of p.parts) part.refused?.(op.id, parsedOrUndefined(raw), caller);
+      if ('body' in checked) for (const part of p.parts) part.refused?.(op.id, checked.body, caller);
       return 'failure' in checked ? replies.failure(checked.failure) : replies.outcome(op, checked.outcome);
     }
     const refusal = denied ?? (parametersFirst ? auth.permit(op, caller) : undefined);
@@ -139,13 +139,4 @@ function emptied(data: unknown): unknown {
 function header(req: http.IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-/** A body as JSON, or undefined where it is none. */
-function parsedOrUndefined(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }

@@ -57,6 +57,8 @@ export async function start(options: ReferenceOptions<UnifiedExchangeSettings, U
   const keys = keyring(options.secrets ?? {}, holdMode);
   if (!keys.key(options.secrets?.trade_apiKey ?? '')) throw new Error('unified-exchange reference: no trade key (secrets trade_apiKey, trade_secret, trade_passphrase); every run needs it');
 
+  // The faults are fixed at start: the bodies they let through unchecked, by operation, worked out once.
+  const bodyUnchecked = new Map(Object.entries(BODY_UNCHECKED).flatMap(([fault, u]) => (on(fault as TradingFault) ? [[u.operationId, u] as const] : [])));
   const partOptions: PartOptions = { settings, reading: anyReading, fault: (name) => on(name as never), now };
   const trading = createTrading(partOptions);
   const parts: Part[] = [trading, createMarket({ ...partOptions, view: trading }), createFunds(partOptions)];
@@ -77,7 +79,7 @@ export async function start(options: ReferenceOptions<UnifiedExchangeSettings, U
       on,
       groupFuturesTaken: maybe('U-NS-GROUP-CATEGORIES') === 'futures-categories-too',
       symbolOf: (category) => settings.markets?.symbols?.[category as keyof UnifiedExchangeSettings['markets']['symbols']] ?? 'BTCUSDT',
-      bodyUnchecked: (operationId) => Object.entries(BODY_UNCHECKED).find(([fault, u]) => u.operationId === operationId && on(fault as TradingFault))?.[1],
+      bodyUnchecked: (operationId) => bodyUnchecked.get(operationId),
     }),
     replies: answers,
     parts,

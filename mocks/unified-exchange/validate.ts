@@ -53,7 +53,7 @@ export type Checked =
        */
       unlisted?: { value: string; variants: Array<Record<string, unknown>> };
     }
-  | { ok: false; outcome: Outcome }
+  | { ok: false; outcome: Outcome; /** The body as parsed, where it was JSON (the parts are told of a refused write). */ body?: unknown }
   | { ok: false; failure: RouteFailure };
 
 export interface ValidatorOptions {
@@ -80,7 +80,7 @@ export function validator(o: ValidatorOptions): Validator {
   const numbersTaken = o.reading('U-NS-NUMBER-INPUT') === 'accepted';
   const unknownRefused = o.reading('U-NS-UNKNOWN-MEMBERS') === 'refused';
   const integerIds = o.reading('U-NS-ID-TYPES') === 'integers';
-  const invalid = (msg: string): Checked => ({ ok: false, outcome: refused('validation', msg, CODES.validation) });
+  const invalid = (msg: string, body?: unknown): Checked => ({ ok: false, outcome: refused('validation', msg, CODES.validation), ...(body !== undefined ? { body } : {}) });
 
   /** The operation's schema, its $refs inlined and the parts' rules stripped, compiled once. */
   function compiledFor(key: string, make: () => unknown) {
@@ -149,14 +149,14 @@ export function validator(o: ValidatorOptions): Validator {
       const known = knownMembers(itemSchema);
       const beyond = new Set(KNOWN_BEYOND_SPEC[op.id] ?? []);
       const extra = [...new Set(items.flatMap((item) => (isObject(item) && known ? Object.keys(item).filter((k) => !known.has(k) && !beyond.has(k)) : [])))];
-      if (extra.length) return invalid(`Unknown member(s): ${extra.join(', ')}.`);
+      if (extra.length) return invalid(`Unknown member(s): ${extra.join(', ')}.`, parsed);
     }
     // The fault: the trading operations' bodies go to the trading part unchecked.
     if (o.on('order-body-unchecked') && op.path.startsWith('/api/v3/trade/')) return { ok: true, params: parsed as Record<string, unknown> };
     const unchecked = o.bodyUnchecked(op.id);
     if (unchecked && unchecked.member === undefined) return { ok: true, params: isObject(parsed) ? parsed : {} };
     const checked = unchecked?.member !== undefined && isObject(parsed) ? Object.fromEntries(Object.entries(parsed).filter(([k]) => k !== unchecked.member)) : parsed;
-    if (!check(checked)) return invalid(message(check, 'body'));
+    if (!check(checked)) return invalid(message(check, 'body'), parsed);
     // An array body (the batches) is handed over as it is: "body is an array".
     return { ok: true, params: parsed as Record<string, unknown> };
   }

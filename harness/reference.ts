@@ -46,6 +46,7 @@ export interface Fault {
    * The part of its reference the fault changes (its operations and nothing else): the self-test may run two faults
    * of one reference together when they name different parts, different requirements, and the same profile, depth
    * and kept readings. A fault without a part (a routing or envelope fault, which every answer goes through) runs alone.
+   * Parts nest: 'trading/cancels' is a corner of 'trading', and a fault of the whole 'trading' pairs with none of its corners.
    */
   readonly part?: string;
   /** The reference profile (a file under targets/) the fault needs in order to show; default reference.yaml. */

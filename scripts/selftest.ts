@@ -41,6 +41,10 @@ const { values } = parseArgs({
     // the previous CI took 896 s at 6 for 213. No run's verdict changed.
     jobs: { type: 'string', default: String(4 * os.availableParallelism() + 2) },
     'no-browser': { type: 'boolean' },
+    list: { type: 'boolean' }, // the runs' names, to see what a change to the catalogues or the pairing costs
+    // Each run's CPU time (user + system, its processes together) beside its wall time: the self-test is bound by
+    // the machine's cores, so CPU time is what a change to the runs costs. Through GNU time (/usr/bin/time).
+    cpu: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -56,6 +60,8 @@ pair a suite claims must be made to fail by some fault.
   --seed N           the seed every run uses (default ${values.seed})
   --jobs N           runs at once (default ${values.jobs}: they mostly wait)
   --no-browser       skip the browser check of the HTML report
+  --list             print the runs it would make, and make none
+  --cpu              measure each run's CPU time (needs /usr/bin/time)
   -h, --help         this text`);
   process.exit(0);
 }
@@ -215,11 +221,16 @@ function checksOf(interfaceName: string, fault: Fault): Set<string> {
  * meet (it would be spared the very reading it must be caught in).
  */
 function pairable(interfaceName: string, a: Fault, b: Fault, inOtherReadings: boolean): boolean {
-  if (!a.part || !b.part || a.part === b.part) return false;
+  if (!a.part || !b.part || overlap(a.part, b.part)) return false;
   if (Boolean(a.needsDefaultDepth) !== Boolean(b.needsDefaultDepth)) return false;
   if (inOtherReadings && (sparedBy(interfaceName, a, b) || sparedBy(interfaceName, b, a))) return false;
   const checksOfA = checksOf(interfaceName, a);
   return ![...checksOf(interfaceName, b)].some((c) => checksOfA.has(c));
+}
+
+/** Parts nest ('trading' holds 'trading/cancels'): two parts overlap when one is the other or holds it. */
+function overlap(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
 
 /** Whether a point `keeper` keeps at its default meets a requirement of `f`. */
@@ -278,6 +289,11 @@ if (selected.length === 0) {
   console.error(`self-test: no run matches --only ${values.only} (of ${runs.length} runs)`);
   process.exit(2);
 }
+if (values.list) {
+  for (const r of selected) console.log(r.name);
+  console.log(`${selected.length} runs`);
+  process.exit(0);
+}
 rmSync(SELFTEST_DIR, { recursive: true, force: true });
 mkdirSync(SELFTEST_DIR, { recursive: true });
 
@@ -287,25 +303,39 @@ function dirOf(run: Run): string {
   return path.join(SELFTEST_DIR, slug.length <= 120 ? slug : `${slug.slice(0, 110)}-${createHash('sha256').update(run.name).digest('hex').slice(0, 8)}`);
 }
 
-async function execute(run: Run): Promise<{ run: Run; problem?: string; proves: Pair[]; ms: number; output: string }> {
+/** The user and system seconds GNU time wrote for a run, and the file removed. */
+function cpuSeconds(file: string): number | undefined {
+  try {
+    const [user, system] = readFileSync(file, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+    rmSync(file, { force: true });
+    return Number.isFinite(user) && Number.isFinite(system) ? user + system : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function execute(run: Run): Promise<{ run: Run; problem?: string; proves: Pair[]; ms: number; cpu: number | undefined; output: string }> {
   const started = Date.now();
   const reportDir = dirOf(run);
   let deployment: TemplateDeployment | undefined;
   try {
     deployment = await run.prepare?.(path.join(os.tmpdir(), `selftest-${path.basename(reportDir)}-${process.pid}`));
   } catch (e) {
-    return { run, problem: `its deployment did not start: ${(e as Error).message}`, proves: [], ms: Date.now() - started, output: '' };
+    return { run, problem: `its deployment did not start: ${(e as Error).message}`, proves: [], ms: Date.now() - started, cpu: undefined, output: '' };
   }
   for (const v of Object.values(deployment?.env ?? {})) made.add(v);
   const args = [...scriptArgs('conformance'), ...(deployment ? ['--target', deployment.file] : []), ...run.args, '--seed', values.seed!, '--quiet'];
   let output = '';
+  const cpuFile = path.join(os.tmpdir(), `selftest-cpu-${process.pid}-${createHash('sha256').update(run.name).digest('hex').slice(0, 12)}`);
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '', HARNESS_SELFTEST: '1', ...SECRETS, ...deployment?.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, commandArgs] = values.cpu ? ['/usr/bin/time', ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args]] : [process.execPath, args];
+    const child = spawn(command, commandArgs, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '', HARNESS_SELFTEST: '1', ...SECRETS, ...deployment?.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('exit', (c) => resolve(c ?? 2));
   });
   await deployment?.stop();
+  const cpu = values.cpu ? cpuSeconds(cpuFile) : undefined;
   const file = path.join(reportDir, 'summary.json');
   const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunSummary) : undefined;
   const verdict = run.judge(code, summary);
@@ -318,7 +348,7 @@ async function execute(run: Run): Promise<{ run: Run; problem?: string; proves: 
   // A fault run's proofs are judged per interface (one interface's fault going undetected does not unprove another's
   // checks); files that contradict their exit code prove nothing.
   const trusted = !problem || problem === verdict.problem;
-  return { run, problem, proves: trusted ? (verdict.proves ?? []) : [], ms: Date.now() - started, output };
+  return { run, problem, proves: trusted ? (verdict.proves ?? []) : [], ms: Date.now() - started, cpu, output };
 }
 
 const started = Date.now();
@@ -329,7 +359,8 @@ await Promise.all(
     for (let run = queue.shift(); run; run = queue.shift()) {
       const r = await execute(run);
       results.push(r);
-      console.log(`${r.problem ? 'FAIL' : 'ok  '} ${r.run.name} (${(r.ms / 1000).toFixed(1)} s)${r.problem ? `\n     ${r.problem}` : ''}`);
+      const took = `${(r.ms / 1000).toFixed(1)} s${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`;
+      console.log(`${r.problem ? 'FAIL' : 'ok  '} ${r.run.name} (${took})${r.problem ? `\n     ${r.problem}` : ''}`);
       if (r.problem && process.env.SELFTEST_VERBOSE) console.log(r.output);
     }
   }),
@@ -462,6 +493,7 @@ const extra = [
 ].filter((c) => c.ran);
 const failed = results.filter((r) => r.problem).length + extra.filter((c) => c.problem).length;
 const passed = results.length + extra.length - failed;
-console.log(`\nself-test: ${selected.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+const cpuTotal = values.cpu ? results.reduce((sum, r) => sum + (r.cpu ?? 0), 0) : undefined;
+console.log(`\nself-test: ${selected.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s${cpuTotal === undefined ? '' : `, ${cpuTotal.toFixed(0)} CPU-s`}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -12,7 +12,7 @@ export type { Fault };
  * A part's faults change only its own operations: the self-test may pair one with another part's (Fault.part). An
  * entry that names its part keeps it (a market fault of the order book, which the trading part serves and reads).
  */
-const ofPart = <F extends Fault, P extends string>(list: readonly F[], part: P) => list.map((f) => ({ part, ...f }));
+const ofPart = <F extends Fault>(list: readonly F[], part: string): Array<F & { readonly part: string }> => list.map((f) => ({ ...f, part: f.part ?? part }));
 
 // The routing's faults reach every answer: they run alone.
 export const faults = [...routingFaults, ...ofPart(tradingFaults, 'trading'), ...ofPart(marketFaults, 'market'), ...ofPart(fundsFaults, 'funds')] as const satisfies readonly Fault[];

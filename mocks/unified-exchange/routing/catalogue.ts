@@ -76,12 +76,22 @@ export const routingReadings = [
   { point: 'U-NS-ID-TYPES', readings: [{ name: 'strings' }, { name: 'integers' }] },
 ] as const satisfies readonly OpenPointReadings[];
 
+/**
+ * Most guards are on every request's way, and their faults run alone (no Fault.part): a credential let through lets
+ * the generic checks' probes act on the account, in any part. Some change answers only to requests that one part's
+ * checks send, and name that part, so that the self-test may pair them with another part's fault: one operation of
+ * a part (a market read's category, a funds path), or a permission let through, which lands in the part whose write
+ * it lets through (the read key's order rests on the account's market; a copy transfer or a broker sub-account is
+ * the funds part's).
+ */
+
 // Each fault is one guard a plausible deployment gets wrong. `violates` must fail against reference.yaml; what else a
 // fault may make fail is in `collateral`, with the reason beside it.
 export const routingFaults = [
   // ---- credentials --------------------------------------------------------------------------------------------------
   {
     name: 'public-asks-credentials',
+    part: 'market',
     description:
       'The authentication filter\'s list of public paths was written before score-weights and fee-group were added: those two market-data operations refuse a request without credentials.',
     violates: ['U-AUTH-PUBLIC', 'U-GEN-VALID-ACCEPTED'],
@@ -130,6 +140,7 @@ export const routingFaults = [
   // ---- permissions --------------------------------------------------------------------------------------------------
   {
     name: 'read-key-trades',
+    part: 'trading',
     description: 'The trading permission is never checked: a read-only key places and cancels orders.',
     violates: ['U-AUTH-TRADE', 'U-GEN-ROLE'],
     // The read key's refused writes then take effect.
@@ -139,6 +150,7 @@ export const routingFaults = [
   },
   {
     name: 'permission-checked-after-write',
+    part: 'trading',
     description: 'A trading write by a key without trading permission is carried out first and refused afterwards: the answer is a refusal, the order is placed (or cancelled) all the same.',
     violates: ['U-AUTH-PERMISSION-NO-EFFECT'],
     // Without funds no order is placed: the trading-permission checks need one accepted.
@@ -146,6 +158,7 @@ export const routingFaults = [
   },
   {
     name: 'copy-open-to-trade-key',
+    part: 'funds',
     description: 'The copy-trading operations check for trading permission instead of futures copy-trading permission: the trade key is served (the read key is still refused).',
     violates: ['U-AUTH-COPY', 'U-GEN-ROLE'],
     // A trade key's copy transfer then moves funds.
@@ -153,6 +166,7 @@ export const routingFaults = [
   },
   {
     name: 'broker-open-to-non-broker',
+    part: 'funds',
     description: 'The broker operations check only that the key belongs to a master account, not that the account is of the broker user type.',
     violates: ['U-AUTH-BROKER', 'U-GEN-ROLE'],
     // A non-broker's create-sub then creates a sub-account.
@@ -184,11 +198,13 @@ export const routingFaults = [
   },
   {
     name: 'margin-loans-moved',
+    part: 'funds',
     description: 'margin-loans was renamed: the documented path answers 301 Moved Permanently to /api/v3/margin/loans, where nothing is served.',
     violates: ['U-GEN-STATUS', 'U-GEN-VALID-ACCEPTED'],
   },
   {
     name: 'open-interest-text-plain',
+    part: 'market',
     description: 'A proxy in front of open interest labels its JSON answers text/plain.',
     violates: ['U-GEN-CONTENT-TYPE'],
     // A body that is not labelled JSON may not be held to its schema.
@@ -198,12 +214,14 @@ export const routingFaults = [
   // ---- validation ---------------------------------------------------------------------------------------------------
   {
     name: 'category-not-checked',
+    part: 'market',
     description: 'A market-data read with a category value the operation does not list (MARGIN for tickers, SPOT for open interest) is served with the records of a category it does list.',
     violates: ['U-MKT-CATEGORY-UNLISTED'],
     collateral: ['U-MKT-FUND-HISTORY-REQUIRED', 'U-MKT-GROUP-CATEGORY', 'U-GEN-REFUSAL-STATUS'],
   },
   {
     name: 'required-not-checked',
+    part: 'market',
     description: 'orderbook, candles and history-candles do not require symbol: without it they serve the profile\'s symbol of the category.',
     violates: ['U-MKT-BOOK-REQUIRED'],
     collateral: ['U-GEN-REFUSAL-STATUS'],
@@ -231,6 +249,7 @@ export const routingFaults = [
   },
   {
     name: 'bad-input-redirected',
+    part: 'market',
     description: 'A market-data read refused for its parameters is answered 303 See Other to an error page instead of a 4xx.',
     violates: ['U-GEN-REFUSAL-STATUS'],
   },
@@ -242,6 +261,7 @@ export const routingFaults = [
   },
   {
     name: 'broker-rate-off-by-one',
+    part: 'broker-rate',
     description: 'The broker limit refuses a UID\'s requests only beyond 21 in a second (`> 21` for `> 20`).',
     violates: ['U-LIMIT-BROKER-RATE'],
     // The check asserts what both windows agree on (at most 20 accepted between two throttles within a second); in a

@@ -65,6 +65,12 @@ pair a suite claims must be made to fail by some fault.
   -h, --help         this text`);
   process.exit(0);
 }
+/** GNU time, which --cpu runs each run under: its user and system seconds cover every process of the run. */
+const GNU_TIME = '/usr/bin/time';
+if (values.cpu && !existsSync(GNU_TIME)) {
+  console.error(`self-test: --cpu needs GNU time at ${GNU_TIME} (Debian's package time); run without --cpu, or install it`);
+  process.exit(2);
+}
 // One interface's self-test (--interface) keeps to a folder of its own: several can run side by side.
 const SELFTEST_DIR = path.join(ROOT, 'reports', 'selftest', ...(values.interface ? [values.interface] : []));
 
@@ -326,16 +332,21 @@ async function execute(run: Run): Promise<{ run: Run; problem?: string; proves: 
   for (const v of Object.values(deployment?.env ?? {})) made.add(v);
   const args = [...scriptArgs('conformance'), ...(deployment ? ['--target', deployment.file] : []), ...run.args, '--seed', values.seed!, '--quiet'];
   let output = '';
-  const cpuFile = path.join(os.tmpdir(), `selftest-cpu-${process.pid}-${createHash('sha256').update(run.name).digest('hex').slice(0, 12)}`);
+  const cpuFile = values.cpu ? path.join(os.tmpdir(), `selftest-cpu-${process.pid}-${createHash('sha256').update(run.name).digest('hex').slice(0, 12)}`) : undefined;
   const code = await new Promise<number>((resolve) => {
-    const [command, commandArgs] = values.cpu ? ['/usr/bin/time', ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args]] : [process.execPath, args];
+    const [command, commandArgs] = cpuFile ? [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args]] : [process.execPath, args];
     const child = spawn(command, commandArgs, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '', HARNESS_SELFTEST: '1', ...SECRETS, ...deployment?.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('exit', (c) => resolve(c ?? 2));
+    // A command that cannot start emits no exit: without this the run, and the self-test, would wait for ever.
+    child.on('error', (e) => {
+      output += `${command} did not start: ${e.message}\n`;
+      resolve(2);
+    });
   });
   await deployment?.stop();
-  const cpu = values.cpu ? cpuSeconds(cpuFile) : undefined;
+  const cpu = cpuFile ? cpuSeconds(cpuFile) : undefined;
   const file = path.join(reportDir, 'summary.json');
   const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunSummary) : undefined;
   const verdict = run.judge(code, summary);

@@ -14,5 +14,5 @@ export type { Fault };
  */
 const ofPart = <F extends Fault>(list: readonly F[], part: string): Array<F & { readonly part: string }> => list.map((f) => ({ ...f, part: f.part ?? part }));
 
-// The routing's faults reach every answer: they run alone.
+// The routing's faults reach every answer and run alone, but for those that name the one part they reach.
 export const faults = [...routingFaults, ...ofPart(tradingFaults, 'trading'), ...ofPart(marketFaults, 'market'), ...ofPart(fundsFaults, 'funds')] as const satisfies readonly Fault[];

@@ -24,15 +24,15 @@ const FUNDED = { 'U-NS-ACCOUNT-STATE': 'unfunded accounts refuse every order: no
 const PACED = { ...FUNDED, 'U-NS-RATE-LIMITS': 'paced by the per-UID limits, the property runs a handful of cases at quick depth: too few to meet the fault' } as const;
 
 /**
- * What each fault changes (Fault.part), for the self-test's pairing. Most trading faults are the whole part's: they
- * reach the orders every trading check rests, acknowledges, reads back or cancels when it ends (gtc, the
- * acknowledgement, the record's status, the lookup, the cancel, the book that prices are picked from), or they put
- * an order or a position on the account that should not be there, where the next check's model of the market would
- * meet it. A fault of one corner changes only answers to requests that its own checks send and leaves nothing behind:
- * a cancel of an unknown or another account's order, a batch, a modify, an armed countdown, an order with take-profit.
- * Two corners' faults may share a run; a fault of the whole part shares one with no other trading fault.
+ * What each fault changes (Fault.part), for the self-test's pairing. Most trading faults are the whole part's (no
+ * part of their own: ../faults.ts gives them 'trading'): they reach the orders every trading check rests,
+ * acknowledges, reads back or cancels when it ends (gtc, the acknowledgement, the record's status, the lookup, the
+ * cancel, the book that prices are picked from), or they put an order or a position on the account that should not be
+ * there, where the next check's model of the market would meet it. A fault of one corner changes only answers to
+ * requests that its own checks send and leaves nothing behind: a cancel of an unknown or another account's order, a
+ * batch, a modify, an armed countdown, an order with take-profit. Two corners' faults may share a run; a fault of the
+ * whole part shares one with no other trading fault.
  */
-const TRADING = 'trading';
 const POSITIONS = 'trading/positions';
 const CANCELS = 'trading/cancels';
 const COUNTDOWN = 'trading/countdown';
@@ -41,7 +41,6 @@ export const tradingFaults = [
   // ---- placement ---------------------------------------------------------------------------------------------------
   {
     name: 'ack-without-order-id',
-    part: TRADING,
     keepsDefault: PACED,
     description: 'place-order acknowledges an order with its clientOid only: data carries no orderId.',
     violates: ['U-ORDER-ACK'],
@@ -52,7 +51,6 @@ export const tradingFaults = [
   },
   {
     name: 'margin-orders-refused',
-    part: TRADING,
     keepsDefault: PACED,
     // A refused complete order is held against the target only where the profile states the order's form.
     profile: 'reference-unified-stated.yaml',
@@ -61,21 +59,18 @@ export const tradingFaults = [
   },
   {
     name: 'stp-value-unchecked',
-    part: TRADING,
     keepsDefault: PACED,
     description: 'stpMode is not checked against its list: a value outside it is taken as none.',
     violates: ['U-ORDER-STP-VALUES'],
   },
   {
     name: 'refused-order-placed',
-    part: TRADING,
     keepsDefault: PACED,
     description: 'An order refused for its parameters is stored all the same: a far buy rests under its clientOid.',
     violates: ['U-ORDER-REFUSAL-NO-EFFECT'],
   },
   {
     name: 'limit-price-not-required',
-    part: TRADING,
     keepsDefault: PACED,
     description: 'A limit order without price is accepted (and executed as a market order). Needs the routing to leave the if/then of PlaceOrderRequest to the trading part.',
     violates: ['U-ORDER-LIMIT-PRICE'],
@@ -83,7 +78,6 @@ export const tradingFaults = [
   },
   {
     name: 'tif-default-remainder-cancelled',
-    part: TRADING,
     keepsDefault: FUNDED,
     description: 'A limit order without timeInForce that fills in part has its remainder cancelled instead of resting (one that crosses nothing still rests).',
     violates: ['U-ORDER-TIF-DEFAULT'],
@@ -91,7 +85,6 @@ export const tradingFaults = [
   },
   {
     name: 'posside-not-required-in-hedge',
-    part: TRADING,
     keepsDefault: PACED,
     description: 'In hedge mode a futures order without posSide is accepted (as long for a buy, short for a sell).',
     violates: ['U-ORDER-POSSIDE-HEDGE'],
@@ -99,21 +92,18 @@ export const tradingFaults = [
   },
   {
     name: 'post-only-takes',
-    part: TRADING,
     keepsDefault: PACED,
     description: 'A post_only order that would match as taker trades like a gtc order.',
     violates: ['U-TIF-POST-ONLY'],
   },
   {
     name: 'post-only-maker-refused',
-    part: TRADING,
     keepsDefault: FUNDED,
     description: 'Every post_only order is refused, even one that would rest as maker.',
     violates: ['U-TIF-POST-ONLY-MAKER'],
   },
   {
     name: 'gtc-remainder-cancelled',
-    part: TRADING,
     keepsDefault: PACED,
     description: 'The remainder of a gtc order (timeInForce sent) that fills in part is cancelled instead of resting.',
     violates: ['U-TIF-GTC'],
@@ -122,7 +112,6 @@ export const tradingFaults = [
   },
   {
     name: 'ioc-rests',
-    part: TRADING,
     keepsDefault: PACED,
     description: 'The remainder of an ioc order rests on the book instead of being cancelled.',
     violates: ['U-TIF-IOC'],
@@ -131,7 +120,6 @@ export const tradingFaults = [
   },
   {
     name: 'fok-fills-partly',
-    part: TRADING,
     keepsDefault: PACED,
     description: 'A fok order that cannot be filled in full fills what it can and cancels the rest.',
     violates: ['U-TIF-FOK'],
@@ -140,14 +128,12 @@ export const tradingFaults = [
   },
   {
     name: 'stp-ignored',
-    part: TRADING,
     keepsDefault: PACED,
     description: 'stpMode is ignored: an order matches the account\'s own resting orders whatever its stpMode.',
     violates: ['U-ORDER-STP-CANCEL-TAKER', 'U-ORDER-STP-CANCEL-MAKER', 'U-ORDER-STP-CANCEL-BOTH'],
   },
   {
     name: 'clientoid-reused',
-    part: TRADING,
     keepsDefault: FUNDED,
     description: 'A second order with the clientOid of an open order is placed as a new order.',
     violates: ['U-ORDER-CLIENTOID-IDEMPOTENT'],
@@ -156,7 +142,6 @@ export const tradingFaults = [
   },
   {
     name: 'clientoid-lookup-other-order',
-    part: TRADING,
     keepsDefault: FUNDED,
     description: 'A clientOid is resolved to the account\'s newest other order: cancel-order (and the lookup) by clientOid act on the wrong order.',
     violates: ['U-ORDER-CLIENTOID-TRACK', 'U-CANCEL-BY-CLIENTOID'],
@@ -164,7 +149,6 @@ export const tradingFaults = [
   },
   {
     name: 'reduce-only-opens',
-    part: TRADING,
     keepsDefault: PACED,
     description: 'reduceOnly is ignored: a reduceOnly order with no position to reduce opens one.',
     violates: ['U-ORDER-REDUCEONLY'],
@@ -181,14 +165,12 @@ export const tradingFaults = [
   // ---- lookup -----------------------------------------------------------------------------------------------------
   {
     name: 'open-shows-new',
-    part: TRADING,
     keepsDefault: PACED,
     description: 'An order resting with nothing filled shows status "new", a value of no reading, instead of live.',
     violates: ['U-ORDER-STATUS-LIVE'],
   },
   {
     name: 'filled-shows-live',
-    part: TRADING,
     keepsDefault: FUNDED,
     description: 'The lookup of an order filled in full still shows status live (cancelled orders show cancelled).',
     violates: ['U-ORDER-STATUS-CLOSED'],
@@ -196,14 +178,12 @@ export const tradingFaults = [
   },
   {
     name: 'lookup-other-account',
-    part: TRADING,
     keepsDefault: FUNDED,
     description: 'The lookup finds an order whatever account it belongs to.',
     violates: ['U-ORDER-LOOKUP-OTHER-ACCOUNT'],
   },
   {
     name: 'lookup-unknown-invented',
-    part: TRADING,
     keepsDefault: FUNDED,
     description: 'The lookup of an orderId the account never had answers a made-up live order with that id.',
     violates: ['U-ORDER-LOOKUP-UNKNOWN'],
@@ -213,7 +193,6 @@ export const tradingFaults = [
   // ---- cancellation and modification ------------------------------------------------------------------------------
   {
     name: 'cancel-leaves-order-open',
-    part: TRADING,
     keepsDefault: FUNDED,
     description: 'cancel-order answers a success but the order stays live.',
     violates: ['U-CANCEL-BY-ORDERID', 'U-CANCEL-BY-CLIENTOID'],
@@ -288,7 +267,6 @@ export const tradingFaults = [
   },
   {
     name: 'countdown-zero-arms',
-    part: TRADING,
     keepsDefault: FUNDED,
     description: 'countdown "0" does not disarm: it arms the timer at the shortest countdown of the range.',
     violates: ['U-COUNTDOWN-DISARM'],
@@ -321,7 +299,6 @@ export const tradingFaults = [
   // ---- market view ------------------------------------------------------------------------------------------------
   {
     name: 'book-worst-first',
-    part: TRADING,
     keepsDefault: FUNDED,
     description: 'The order book lists each side worst first (the levels served are the best ones, in reversed order).',
     violates: ['U-MKT-BOOK-BEST-FIRST'],

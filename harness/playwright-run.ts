@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ROOT, interfaceOfTestFile } from './paths.ts';
@@ -41,14 +42,33 @@ export async function runPlaywright(env: NodeJS.ProcessEnv, grep: string | undef
   // Playwright starts its workers with this process's options: they load the suites through its own transform, and a
   // TypeScript loader of this command's (tsx) would only put a second loader in front of every import there.
   process.execArgv = withoutLoaders(process.execArgv);
-  const config = await api.loadConfig(CONFIG, { argv: process.argv });
+  const { file, remove } = freshConfigFile();
   const shown = hideTerminalFromHtmlReporter();
   try {
+    const config = await api.loadConfig(file, { argv: process.argv });
     const status = await api.runAll(config, { ...(grep ? { grep } : {}), ...(shardWeights ? { shardWeights } : {}) });
     return status === 'passed' ? 0 : status === 'interrupted' ? 130 : 1;
   } finally {
     shown();
+    remove();
   }
+}
+
+let configLoads = 0;
+
+/**
+ * The config file for this process's next run. Node evaluates a module once per process, and the config reads the
+ * run's environment (its profile, interfaces, report folder) as it is evaluated: a second run in this process (the
+ * self-test's batches) loads it through a file of its own, which imports it under a URL of its own, so that it is
+ * evaluated again. The file sits beside the config, so that every path the config gives resolves alike; the run's
+ * workers load it too, so it stays until the run ends.
+ */
+function freshConfigFile(): { file: string; remove: () => void } {
+  configLoads += 1;
+  if (configLoads === 1) return { file: CONFIG, remove: () => {} };
+  const file = path.join(ROOT, `.playwright.config.run-${process.pid}-${configLoads}.ts`);
+  writeFileSync(file, `export { default } from './playwright.config.ts?run=${configLoads}';\n`);
+  return { file, remove: () => rmSync(file, { force: true }) };
 }
 
 /**

@@ -29,6 +29,7 @@ import { checkName, consistency, judgeSharedFaultRun, judgeUnstated, judgeValid,
 import { firstOtherReadings } from '../harness/readings.ts';
 import { faultsMeetingOpenPoints, readingLanes, tagsOf } from './selftest-readings.ts';
 import { deployTemplate, type TemplateDeployment } from './selftest-template.ts';
+import { BatchSlot } from './selftest-batches.ts';
 
 const { values } = parseArgs({
   options: {
@@ -61,7 +62,7 @@ pair a suite claims must be made to fail by some fault.
   --jobs N           runs at once (default ${values.jobs}: they mostly wait)
   --no-browser       skip the browser check of the HTML report
   --list             print the runs it would make, and make none
-  --cpu              measure each run's CPU time (needs /usr/bin/time)
+  --cpu              measure each run's CPU time, each run in a process of its own (needs /usr/bin/time)
   -h, --help         this text`);
   process.exit(0);
 }
@@ -320,7 +321,11 @@ function cpuSeconds(file: string): number | undefined {
   }
 }
 
-async function execute(run: Run): Promise<{ run: Run; problem?: string; proves: Pair[]; ms: number; cpu: number | undefined; output: string }> {
+/**
+ * Makes one run and judges it: in the job's batch process (scripts/selftest-batch.ts), or, with --cpu, in a process of
+ * its own, whose CPU time is the run's alone.
+ */
+async function execute(run: Run, slot: BatchSlot | undefined): Promise<{ run: Run; problem?: string; proves: Pair[]; ms: number; cpu: number | undefined; output: string }> {
   const started = Date.now();
   const reportDir = dirOf(run);
   let deployment: TemplateDeployment | undefined;
@@ -330,21 +335,26 @@ async function execute(run: Run): Promise<{ run: Run; problem?: string; proves: 
     return { run, problem: `its deployment did not start: ${(e as Error).message}`, proves: [], ms: Date.now() - started, cpu: undefined, output: '' };
   }
   for (const v of Object.values(deployment?.env ?? {})) made.add(v);
-  const args = [...scriptArgs('conformance'), ...(deployment ? ['--target', deployment.file] : []), ...run.args, '--seed', values.seed!, '--quiet'];
+  const args = [...(deployment ? ['--target', deployment.file] : []), ...run.args, '--seed', values.seed!, '--quiet'];
+  const env = { HARNESS_REPORT_DIR: reportDir, CI: '', HARNESS_SELFTEST: '1', ...SECRETS, ...deployment?.env };
   let output = '';
-  const cpuFile = values.cpu ? path.join(os.tmpdir(), `selftest-cpu-${process.pid}-${createHash('sha256').update(run.name).digest('hex').slice(0, 12)}`) : undefined;
-  const code = await new Promise<number>((resolve) => {
-    const [command, commandArgs] = cpuFile ? [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args]] : [process.execPath, args];
-    const child = spawn(command, commandArgs, { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir, CI: '', HARNESS_SELFTEST: '1', ...SECRETS, ...deployment?.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('exit', (c) => resolve(c ?? 2));
-    // A command that cannot start emits no exit: without this the run, and the self-test, would wait for ever.
-    child.on('error', (e) => {
-      output += `${command} did not start: ${e.message}\n`;
-      resolve(2);
+  let code: number;
+  const cpuFile = slot ? undefined : path.join(os.tmpdir(), `selftest-cpu-${process.pid}-${createHash('sha256').update(run.name).digest('hex').slice(0, 12)}`);
+  if (slot) {
+    ({ code, output } = await slot.run(args, env));
+  } else {
+    code = await new Promise<number>((resolve) => {
+      const child = spawn(GNU_TIME, ['-f', '%U %S', '-o', cpuFile!, process.execPath, ...scriptArgs('conformance'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.on('data', (d) => (output += d));
+      child.stderr.on('data', (d) => (output += d));
+      child.on('exit', (c) => resolve(c ?? 2));
+      // A command that cannot start emits no exit: without this the run, and the self-test, would wait for ever.
+      child.on('error', (e) => {
+        output += `${GNU_TIME} did not start: ${e.message}\n`;
+        resolve(2);
+      });
     });
-  });
+  }
   await deployment?.stop();
   const cpu = cpuFile ? cpuSeconds(cpuFile) : undefined;
   const file = path.join(reportDir, 'summary.json');
@@ -367,13 +377,17 @@ const results: Awaited<ReturnType<typeof execute>>[] = [];
 const queue = [...selected.filter((r) => r.long), ...selected.filter((r) => !r.long)];
 await Promise.all(
   Array.from({ length: Number(values.jobs) }, async () => {
+    // Each job makes its runs in one batch process (scripts/selftest-batch.ts): a run's process start, the largest
+    // part of a short run's CPU time, is paid once for many. --cpu measures each run in a process of its own instead.
+    const slot = values.cpu ? undefined : new BatchSlot();
     for (let run = queue.shift(); run; run = queue.shift()) {
-      const r = await execute(run);
+      const r = await execute(run, slot);
       results.push(r);
       const took = `${(r.ms / 1000).toFixed(1)} s${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`;
       console.log(`${r.problem ? 'FAIL' : 'ok  '} ${r.run.name} (${took})${r.problem ? `\n     ${r.problem}` : ''}`);
       if (r.problem && process.env.SELFTEST_VERBOSE) console.log(r.output);
     }
+    slot?.retire();
   }),
 );
 

@@ -10,11 +10,15 @@ import assert from 'node:assert/strict';
 import { ROOT } from '../../harness/paths.ts';
 import { conformance, freshDir, readSummary, requirement, script } from './helpers.ts';
 
+/** The file whose parseArgs reads a command's options, where it is not the command's own script. */
+const OPTIONS_IN: Record<string, string> = { conformance: 'conformance-run' };
+
 /** The options a script's parseArgs accepts, read from its source: its help must name each of them. */
 function parsedOptions(name: string): string[] {
-  const source = readFileSync(path.join(ROOT, 'scripts', `${name}.ts`), 'utf8');
+  const file = `scripts/${OPTIONS_IN[name] ?? name}.ts`;
+  const source = readFileSync(path.join(ROOT, file), 'utf8');
   const names = [...source.matchAll(/'?([a-z][a-z-]*)'?: \{ type: '(?:string|boolean)'/g)].map((m) => `--${m[1]}`);
-  assert.ok(names.length > 0, `found the options of scripts/${name}.ts`);
+  assert.ok(names.length > 0, `found the options of ${file}`);
   return names;
 }
 

@@ -70,6 +70,10 @@ async function runOne(request: BatchRequest): Promise<BatchReply> {
   return { code, output };
 }
 
+// A self-test that ends without retiring its batches (killed, or crashed) closes their channel: they end with it
+// instead of waiting for runs that never come.
+process.on('disconnect', () => process.exit(0));
+
 process.on('message', (request: BatchRequest) => {
   void runOne(request).then((reply) => {
     process.send!(reply, () => {

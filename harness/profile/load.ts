@@ -100,16 +100,21 @@ export function isStated(profile: Pick<Profile, 'stated'>, interfaceName: string
 
 /** One line per problem, naming the field as a dotted path ("interfaces.chat.settings.windowMs"). */
 export function describeErrors(errors: ErrorObject[]): string {
-  // A failed oneOf also reports each branch's failure; its own message says more than those do.
+  // A failed oneOf or anyOf also reports each branch's failure; its own message says more than those do.
   const oneOfAt = new Set(errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath));
+  const anyOfAt = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  // An anyOf of required fields (credentials.trade or credentials.read): the fields, any of which would do.
+  const anyOfFields = (at: string) => errors.filter((e) => e.keyword === 'required' && e.schemaPath.includes('/anyOf/') && e.instancePath === at).map((e) => String(e.params.missingProperty));
   const lines = errors
     .filter((e) => !(e.schemaPath.includes('/oneOf/') && oneOfAt.has(e.instancePath)))
+    .filter((e) => !(e.schemaPath.includes('/anyOf/') && anyOfAt.has(e.instancePath) && e.keyword === 'required'))
     .map((e) => {
       const where = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
       const field = (name: string) => (where ? `${where}.${name}` : name);
       if (e.keyword === 'additionalProperties') return `${field(e.params.additionalProperty)}: unknown field`;
       if (e.keyword === 'required') return `${field(e.params.missingProperty)}: required field missing`;
       if (e.keyword === 'oneOf') return `${where}: give exactly one of baseUrl (a live deployment) or reference (the embedded one)`;
+      if (e.keyword === 'anyOf' && anyOfFields(e.instancePath).length) return `${where}: give at least one of ${anyOfFields(e.instancePath).join(' or ')}`;
       return `${where || '(top level)'}: ${e.message}`;
     });
   return [...new Set(lines)].join('; ');

@@ -10,7 +10,11 @@ import { profileEntry, schemaKit } from '../kit/profile-entry.ts';
  * agrees on.
  */
 
-/** The key roles a profile can name: `trade` is the one every run needs; the others prove refusals and reserved operations. */
+/**
+ * The key roles a profile can name. A run needs `trade` or `read`: the trading key is the run's main key, else the
+ * read-only one is (a tester holding only a read-only key judges the reads); the others prove refusals and reserved
+ * operations.
+ */
 export const KEY_ROLES = ['trade', 'read', 'copy', 'broker', 'peer'] as const;
 export type KeyRole = (typeof KEY_ROLES)[number];
 /** The parts of one key, each a secret (`<role>_<part>`). */
@@ -238,7 +242,7 @@ export const unifiedExchangeEntry = builtOnce(() => {
     ),
     credentials: Type.Object(
       {
-        trade: Key,
+        trade: Type.Optional(Key),
         read: Type.Optional(Key),
         copy: Type.Optional(Key),
         broker: Type.Optional(Key),
@@ -246,7 +250,9 @@ export const unifiedExchangeEntry = builtOnce(() => {
       },
       {
         additionalProperties: false,
-        description: 'trade: a key with trading permission (needed); read: a key without it; copy: a key with copy-trading permission; broker: a key of a broker master account; peer: a trading key of a second account',
+        // One of the two main keys: with neither, no private operation could be judged.
+        anyOf: [{ required: ['trade'] }, { required: ['read'] }],
+        description: 'trade: a key with trading permission; read: a key without it (trade or read is needed: without trade, no order or fund write is judged); copy: a key with copy-trading permission; broker: a key of a broker master account; peer: a trading key of a second account',
         examples: [{ trade: { apiKey: 'UX_TRADE_KEY', secret: 'UX_TRADE_SECRET', passphrase: 'UX_TRADE_PASSPHRASE' } }],
       },
     ),

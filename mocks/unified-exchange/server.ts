@@ -55,7 +55,10 @@ export async function start(options: ReferenceOptions<UnifiedExchangeSettings, U
   // The hold mode is the trading part's point (U-NS-HOLD-MODE); a reading asked for wins over the settings.
   const holdMode = maybe('U-NS-HOLD-MODE') === 'hedge' ? 'hedge' : settings.holdMode;
   const keys = keyring(options.secrets ?? {}, holdMode);
-  if (!keys.key(options.secrets?.trade_apiKey ?? '')) throw new Error('unified-exchange reference: no trade key (secrets trade_apiKey, trade_secret, trade_passphrase); every run needs it');
+  // A run needs its main key: the trading key, or a read-only key alone (the account then has no trading key).
+  if (!keys.key(options.secrets?.trade_apiKey ?? '') && !keys.key(options.secrets?.read_apiKey ?? '')) {
+    throw new Error('unified-exchange reference: no trade or read key (secrets trade_apiKey, trade_secret, trade_passphrase, or read_*); every run needs one');
+  }
 
   // The faults are fixed at start: the bodies they let through unchecked, by operation, worked out once.
   const bodyUnchecked = new Map(Object.entries(BODY_UNCHECKED).flatMap(([fault, u]) => (on(fault as TradingFault) ? [[u.operationId, u] as const] : [])));

@@ -4,7 +4,7 @@
  * HMAC-SHA256, keyed with the secret, over timestamp + METHOD + path + ("?" + query when there is one) + body, in the
  * profile's encoding; the path is the path as sent (under the base URL's prefix, at the target's relocated paths), the
  * query as sent or sorted (U-NS-SIGNED-QUERY). Keys are per role (`<role>_apiKey`, `<role>_secret`,
- * `<role>_passphrase`); `RequestSpec.credential` names the role, `trade` by default.
+ * `<role>_passphrase`); `RequestSpec.credential` names the role, `trade` by default, `read` where the profile holds no trading key.
  */
 import type { AuthenticationContext, RequestSpec } from '../../harness/http/client.ts';
 import { targetUrl } from '../../harness/http/client.ts';
@@ -17,7 +17,15 @@ type HeaderPart = keyof Signing['headers'];
 
 /** The key header the spec's security scheme names: a generic check that leaves it out or makes it up uses this name. */
 export const SPEC_KEY_HEADER = 'ACCESS-KEY';
-export const DEFAULT_ROLE: KeyRole = 'trade';
+
+/** Whether the run holds a key of the role (the profile names it; against the reference, generated if unset). */
+export const hasRole = (secrets: Secrets, role: string): boolean => secrets.has(`${role}_apiKey`) && secrets.has(`${role}_secret`) && secrets.has(`${role}_passphrase`);
+
+/**
+ * The key a request that names none is signed with: the trading key, else the read-only one (a profile may hold only
+ * a read-only key; then every check that needs trading permission is not applicable: scope.ts).
+ */
+export const mainRole = (secrets: Secrets): KeyRole => (hasRole(secrets, 'trade') ? 'trade' : 'read');
 
 /** The settings' signing, with the public exchange's defaults where a profile (or a test's settings) leaves them out. */
 export function signingOf(settings: Partial<UnifiedExchangeSettings> | undefined): Signing {
@@ -29,9 +37,6 @@ export function signingOf(settings: Partial<UnifiedExchangeSettings> | undefined
     timestampWindowMs: s?.timestampWindowMs ?? 30000,
   };
 }
-
-/** Whether the run holds a key of the role (the profile names it; against the reference, generated if unset). */
-export const hasRole = (secrets: Secrets, role: string): boolean => secrets.has(`${role}_apiKey`) && secrets.has(`${role}_secret`) && secrets.has(`${role}_passphrase`);
 
 /** The query text the signature covers: as the request line carries it, or its parameters sorted by name. */
 export function signedQuery(search: string, how: Signing['query']): string {
@@ -84,7 +89,7 @@ function givenName(given: Record<string, string | undefined>, signing: Signing, 
  */
 export function authenticate(request: RequestSpec, secrets: Secrets, ctx: AuthenticationContext): RequestSpec {
   const signing = signingOf(ctx.settings);
-  const role = request.credential ?? DEFAULT_ROLE;
+  const role = request.credential ?? mainRole(secrets);
   if (!hasRole(secrets, role)) throw new Error(`harness: a unified-exchange request names the key ${role}, which this run's credentials do not hold`);
   const given: Record<string, string | undefined> = { ...(request.headers ?? {}) };
   const out: Record<string, string | undefined> = {};
@@ -122,7 +127,7 @@ export interface ForgedRequest {
  */
 export function forged(request: RequestSpec, secrets: Secrets, ctx: Pick<AuthenticationContext, 'baseUrl' | 'settings'>, o: ForgedRequest = {}): RequestSpec {
   const signing = signingOf(ctx.settings);
-  const role = request.credential ?? DEFAULT_ROLE;
+  const role = request.credential ?? mainRole(secrets);
   const timestamp = o.timestamp ?? String(Date.now());
   const secret = o.secret ?? secrets.get(`${role}_secret`);
   const signature = signatureOf(request, signing, ctx.baseUrl, { timestamp, secret, signed: o.signed });

@@ -63,6 +63,7 @@ function unifiedSource(ctx: GenericContext): OperationSource {
   };
 
   const noOrders = (): Prepared | undefined => {
+    if (!hasRole(ctx.secrets, 'trade')) return { notApplicable: 'it needs an order placed first, and the profile names no trading key (credentials.trade)' };
     if (!ctx.writes.allowed) return { notApplicable: 'it needs an order placed first, and the profile does not allow writes' };
     if (!s.funded) return { notApplicable: 'it needs an order placed first, and the profile says the accounts hold no funds (settings.funded false)' };
     return undefined;
@@ -89,8 +90,12 @@ function unifiedSource(ctx: GenericContext): OperationSource {
     if (BROKER_OPS.has(id)) releaseBroker ??= await takeBrokerRate(ctx.identity, `${op.key} with the broker key`);
     const forbidden = fundWriteForbidden(op, s);
     if (forbidden) return { notApplicable: forbidden };
-    const role = (credential ?? roleOf(op)) as KeyRole;
+    const role = (credential ?? roleOf(op, ctx.secrets)) as KeyRole;
     if (op.security.length && !hasRole(ctx.secrets, role)) return { notApplicable: `the profile names no ${role} key (credentials.${role})` };
+    // A profile with a read-only key alone sends no write as a valid request, nor what the document refuses such a key (scope.ts).
+    if (role === 'read' && !credential && (op.write || op.refusedRoles.includes('readKey'))) {
+      return { notApplicable: 'the profile names no trading key (credentials.trade), only a read-only one: the operation writes, or the document refuses it to a read-only key' };
+    }
     const m = s.markets;
     switch (id) {
       case 'placeOrder':

@@ -87,9 +87,9 @@ test.describe('credentials', () => {
       // A query added to a request signed without one: the signature must cover the query, not only the path.
       { what: 'its query (signed without one)', request: get(funding(s.markets.coins.quote)), o: { signed: { path: '/api/v3/account/funding-assets' } } },
     ];
-    // The body, where orders may be placed: an order whose signature covers another client id. The order and its
-    // control rest far from the market, and are cancelled (by client id) when the test ends.
-    if (writes.allowed && s.funded) {
+    // The body, where orders may be placed (by a trading key): an order whose signature covers another client id. The
+    // order and its control rest far from the market, and are cancelled (by client id) when the test ends.
+    if (writes.allowed && s.funded && hasRole(secrets, 'trade')) {
       const sent = farOrder(s, { clientOid: freshClientOid() });
       const signedBody = bodyOf({ json: { ...sent, clientOid: freshClientOid() } });
       cases.push({ what: 'its body', request: placeRequest(spec, sent), o: { signed: { body: signedBody } } });

@@ -6,6 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestSpec } from '../../harness/http/client.ts';
 import type { LoadedSpec, Operation } from '../../harness/spec/types.ts';
+import type { Secrets } from '../../harness/secrets.ts';
+import { mainRole } from './auth.ts';
 import type { Category, KeyRole, UnifiedExchangeSettings } from '../../interfaces/unified-exchange/settings.ts';
 
 export type Settings = UnifiedExchangeSettings;
@@ -38,11 +40,11 @@ export const BOOK_CATEGORIES: Category[] = ['SPOT', ...FUTURES];
 
 const has = (list: readonly string[], op: Operation) => list.includes(op.operationId ?? '');
 
-/** The key a valid request of the operation is sent with: the copy-trading key, the broker key, else the trading key. */
-export function roleOf(op: Operation): KeyRole {
+/** The key a valid request of the operation is sent with: the copy-trading key, the broker key, else the run's main key. */
+export function roleOf(op: Operation, secrets: Secrets): KeyRole {
   if (has(COPY_OPERATIONS, op)) return 'copy';
   if (has(BROKER_OPERATIONS, op)) return 'broker';
-  return 'trade';
+  return mainRole(secrets);
 }
 
 /** Why the run must not send the operation's valid request, if it must not: a fund-moving write the profile leaves out. */

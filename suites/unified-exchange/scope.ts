@@ -5,6 +5,7 @@
  */
 import type { KeyRole, UnifiedExchangeSettings } from '../../interfaces/unified-exchange/settings.ts';
 import type { RequirementId } from '../../generated/unified-exchange.ts';
+import { loadSpec } from '../../harness/spec/load.ts';
 import { FUND_WRITES, type FundWrite } from './requests.ts';
 
 export interface UxScope {
@@ -44,6 +45,26 @@ export function namedRoles(credentials: unknown): KeyRole[] {
   return Object.keys((credentials as Record<string, unknown> | undefined) ?? {}) as KeyRole[];
 }
 
+const NO_TRADE_KEY = 'the profile names no trading key (credentials.trade), only a read-only one';
+
+/**
+ * A profile whose only main key is read-only (credentials.read without credentials.trade): no order is placed and no
+ * write is sent as a valid request, so the operations that write, or that the document refuses to a read-only key
+ * (x-refused-roles: readKey), have no valid request, and the requirements judged on them alone are not applicable;
+ * the reads are judged as usual.
+ */
+function readKeyOnly(na: (ids: RequirementId[], why: string) => void, operations: Record<string, string>): void {
+  na(NEEDS_ORDERS, `${NO_TRADE_KEY}: no order is placed`);
+  const spec = loadSpec('unified-exchange');
+  const out = new Set(spec.operations.filter((op) => op.write || op.refusedRoles.includes('readKey')).map((op) => op.key));
+  for (const key of out) operations[key] ??= `${NO_TRADE_KEY}: the operation writes, or the document refuses it to a read-only key`;
+  const onThemAlone = spec.requirements.filter((r) => !r.generic && (r.operations ?? []).length > 0 && r.operations!.every((k) => out.has(k)));
+  na(onThemAlone.map((r) => r.id as RequirementId), `${NO_TRADE_KEY}, and the requirement is judged on writes or on operations the document refuses to a read-only key`);
+  // Judged on reads, but beside orders of the trading key: an unknown order's lookup in the lifecycle test, whose
+  // control is the account's own order; reduceOnly's, whose control is the same order without it.
+  na(['U-ORDER-LOOKUP-UNKNOWN', 'U-ORDER-REDUCEONLY'], `${NO_TRADE_KEY}: no order is placed`);
+}
+
 export function uxScope(s: UnifiedExchangeSettings, o: { writes: boolean; roles: readonly string[] }): UxScope {
   const operations: Record<string, string> = {};
   const requirements: UxScope['requirements'] = {};
@@ -56,15 +77,18 @@ export function uxScope(s: UnifiedExchangeSettings, o: { writes: boolean; roles:
   na(['U-AUTH-BROKER-SUB'], 'the profile names no key of a sub-account (no credential role holds one)');
   na(['U-LIMIT-BROKER-RATE-PER-UID'], 'the profile names one broker master account; the per-UID limit needs two');
   na(['U-COPY-LEAD-TRADER'], 'the profile names no copy-trading key of an account that is not a lead trader (U-NS-LEAD-TRADER)');
+  if (!o.roles.includes('trade')) readKeyOnly(na, operations);
   if (!o.writes) {
     na(NEEDS_ORDERS, 'the profile does not allow writes: no order is placed, and these checks need orders of their own');
   } else if (!s.funded) {
     na(NEEDS_ORDERS, 'the profile says the accounts hold no funds (settings.funded false): an order would be refused for its balance');
   }
   for (const [operationId, ids] of Object.entries(FUND_WRITE_REQUIREMENTS) as Array<[FundWrite, RequirementId[]]>) {
-    const allowed = o.writes && s.funded && s.fundWrites.includes(operationId);
+    const allowed = o.writes && s.funded && s.fundWrites.includes(operationId) && o.roles.includes('trade');
     if (allowed) continue;
-    const why = !o.writes
+    const why = !o.roles.includes('trade')
+      ? NO_TRADE_KEY
+      : !o.writes
       ? 'the profile does not allow writes'
       : !s.funded
         ? 'the profile says the accounts hold no funds (settings.funded false)'

@@ -4,7 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { loadProfile, ProfileError } from '../../harness/profile/load.ts';
+import { describeErrors, loadProfile, ProfileError } from '../../harness/profile/load.ts';
+import { unifiedExchangeEntry } from '../../interfaces/unified-exchange/settings.ts';
+import { Value } from '@sinclair/typebox/value';
 import { TARGETS_DIR } from '../../harness/paths.ts';
 import { profileSchema } from '../../harness/profile/schema.ts';
 import { makeAjv } from '../../harness/validation/ajv.ts';
@@ -133,4 +135,15 @@ test('broken YAML is refused with the file named', () => {
 
 test('an unreadable file is refused with the file named', () => {
   assertRefused(path.join(dir, 'no-such-profile.yaml'), 'cannot read the profile');
+});
+
+test('a unified-exchange entry needs its trading key or a read-only key, and takes a read-only key alone', () => {
+  // Its entry's schema itself: the interface may wait unregistered (interfaces/registry.ts), its profiles in targets/pending/.
+  const entry = unifiedExchangeEntry();
+  const validate = makeAjv().compile(entry);
+  const settings = Value.Default(entry.properties.settings, {});
+  const key = (role: string) => ({ apiKey: `UX_${role}_KEY`, secret: `UX_${role}_SECRET`, passphrase: `UX_${role}_PASSPHRASE` });
+  assert.ok(validate({ reference: {}, credentials: { read: key('READ') }, settings }), describeErrors(validate.errors ?? []));
+  assert.equal(validate({ reference: {}, credentials: { copy: key('COPY') }, settings }), false);
+  assert.equal(describeErrors(validate.errors ?? []), 'credentials: give at least one of trade or read');
 });

@@ -14,6 +14,8 @@ const RUNS_PER_PROCESS = 25;
 export class BatchSlot {
   private child: ChildProcess | undefined;
   private made = 0;
+  /** The end of what the current process printed outside a run (a crash), for the reply of the run it ends. */
+  private stderr: () => string = () => '';
 
   /** Makes one conformance run (its arguments, and its environment on top of the self-test's) in this slot's process. */
   run(args: string[], env: Record<string, string>): Promise<BatchReply> {
@@ -32,7 +34,7 @@ export class BatchSlot {
       const onMessage = (reply: BatchReply) => settle(reply);
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         this.child = undefined;
-        settle({ code: 2, output: `${stderrOf(child)}the self-test's batch process ended during the run (exit ${code ?? signal})\n`, spent: true });
+        settle({ code: 2, output: `${this.stderr()}the self-test's batch process ended during the run (exit ${code ?? signal})\n`, spent: true });
       };
       child.on('message', onMessage);
       child.on('exit', onExit);
@@ -54,12 +56,9 @@ export class BatchSlot {
     const child = fork(path.join(ROOT, 'scripts', 'selftest-batch.ts'), [], { cwd: ROOT, execArgv: ['--import', 'tsx/esm'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
     child.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-8000)));
-    STDERR.set(child, () => stderr);
+    this.stderr = () => stderr;
     this.child = child;
     this.made = 0;
     return child;
   }
 }
-
-const STDERR = new WeakMap<ChildProcess, () => string>();
-const stderrOf = (child: ChildProcess) => STDERR.get(child)?.() ?? '';

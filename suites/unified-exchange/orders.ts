@@ -17,6 +17,7 @@ import type { Side } from '../../harness/models/limit-book.ts';
 import type { KeyRole, UnifiedExchangeSettings } from '../../interfaces/unified-exchange/settings.ts';
 import { takeOpenOrders } from './open-orders.ts';
 import { namedRoles, uxScope } from './scope.ts';
+import { sendPatiently } from './patient.ts';
 import type { Recorder } from '../../harness/recorder.ts';
 import type { RequirementId } from '../../generated/unified-exchange.ts';
 import { freshClientOid } from './requests.ts';
@@ -168,7 +169,10 @@ export function ordersOf({ api, profile, target, writes }: OrdersContext): Order
   const rateLimited = settings.rateLimits === 'per-uid-and-ip';
   const send = async (credential: Role, r: Parameters<Client['send']>[0]) => {
     if (rateLimited) await paced(`${credential} ${r.method} ${r.path.split('?')[0]}`);
-    return api.send({ ...r, authenticate: true, credential });
+    // A throttle no check provoked decides nothing: asked again a second later, up to three times (a deployment may
+    // limit its rate where the profile does not say so: U-NS-RATE-LIMITS), so that an accepted request is not judged
+    // on a 429. A throttled placement placed nothing, and its clientOid guards against a second order anyway.
+    return sendPatiently(api, { ...r, authenticate: true, credential }, settings);
   };
 
   const orders: Orders = {

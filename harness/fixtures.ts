@@ -13,7 +13,6 @@ import type { Secrets } from './secrets.ts';
 import { specForTarget } from './spec/for-target.ts';
 import type { LoadedSpec } from './spec/types.ts';
 import { credentialVariables, publishedTargets, secretsFor, type Target } from './targets.ts';
-import { precompile } from './validation/responses.ts';
 import { ANNOTATION, NotTested, RequirementViolation } from './verdicts.ts';
 import { WriteJournal } from './writes.ts';
 import { journalFile } from './journal.ts';
@@ -113,12 +112,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(name);
   },
 
-  // A worker runs the tests of every interface in scope: each one's spec is loaded and compiled once per worker.
+  // A worker runs the tests of every interface in scope: each one's spec is loaded once per worker. Its response
+  // validators are compiled as responses arrive (harness/validation/responses.ts), not all ahead: a worker that runs
+  // a few checks (a self-test fault run, a --grep) compiled the unified spec's hundreds of schemas for nothing.
   spec: async ({ interfaceName, profile }, use) => {
     let spec = specs.get(interfaceName);
     if (!spec) {
       spec = specForTarget(interfaceName, profile.interfaces[interfaceName]?.settings);
-      precompile(spec);
       specs.set(interfaceName, spec);
     }
     await use(spec);

@@ -148,8 +148,15 @@ export function answerKind(status: number): AnswerKind {
   return LIMITER_VIEW[statusKind(status)] ?? 'no-verdict';
 }
 
-/** The target left the model's track: the client is not followed further (what follows would only echo it). */
-class Stop extends Error {}
+/**
+ * The target left the model's track: the client is not followed further (what follows would only echo it).
+ * `knockOnOf`: the requirements whose breach would explain the deviation without this evidence proving it.
+ */
+class Stop extends Error {
+  constructor(readonly knockOnOf: readonly string[] = []) {
+    super('the client left the model');
+  }
+}
 
 /**
  * The condition each requirement is about, as the driver recognises it in an answer the target got right: a
@@ -331,7 +338,7 @@ export class ChatRun {
         blame.knockOnOf,
       );
       this.stopped++;
-      throw new Stop();
+      throw new Stop(blame.knockOnOf);
     }
     for (const { at, expected, limited } of judged) this.observe(id, past, at, expected, limited, form, who.kind);
     return judged.some((s) => s.limited);
@@ -446,6 +453,24 @@ export class ChatRun {
       if (!(await this.send(who, form))) return;
     }
     throw new Error(`harness: ${who.address} stayed limited and the model never demanded otherwise`);
+  }
+
+  /**
+   * A client's flow, and where a fresh client of it leaves the model's track on evidence that a breach of `id` would
+   * explain but does not prove, the flow again with another fresh client, up to `times` more. A fixed window, say,
+   * lets a client whose fill straddles one of its boundaries through beyond the limit (E-LIMIT-429's evidence), which
+   * says nothing of whether the window slides; a client that fills up clear of a boundary shows that it does not. The
+   * odds of a straddle grow as replies slow down: on a loaded machine the one client of the flow met one every time.
+   * A target that follows the model never gets a second client.
+   */
+  async untilProvenOrNot(id: string, times: number, flow: (who: Addresses) => Promise<void>): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await flow(this.client());
+      } catch (e) {
+        if (!(e instanceof Stop) || !e.knockOnOf.includes(id) || attempt >= times) throw e;
+      }
+    }
   }
 
   /** Runs client flows side by side; a flow that left the model's track just ends. */

@@ -99,7 +99,7 @@ const made = new Set<string>();
 interface Run {
   name: string;
   args: string[];
-  /** Runs in the other readings take about twice as long as the rest (slower timings, more pages): started first, so that none is left to run alone at the end. */
+  /** Runs that last long or mostly wait (the other readings' slower timings and more pages, the reading lanes, the template's deployments): started first, so that none is left to run alone at the end. */
   long?: boolean;
   /** The seeded faults of the run (one per interface), or none for a valid configuration. */
   faults: Array<{ interfaceName: string; fault: Fault }>;

@@ -460,8 +460,8 @@ export class ChatRun {
    * explain but does not prove, the flow again with another fresh client, up to `times` more. A fixed window, say,
    * lets a client whose fill straddles one of its boundaries through beyond the limit (E-LIMIT-429's evidence), which
    * says nothing of whether the window slides; a client that fills up clear of a boundary shows that it does not. The
-   * odds of a straddle grow as replies slow down: on a loaded machine the one client of the flow met one every time.
-   * A target that follows the model never gets a second client.
+   * odds of a straddle grow as replies slow down: on a loaded machine the fixed-window fault survived the self-test
+   * twice with only E-LIMIT-429's evidence. A target that follows the model never gets a second client.
    */
   async untilProvenOrNot(id: string, times: number, flow: (who: Addresses) => Promise<void>): Promise<void> {
     for (let attempt = 0; ; attempt++) {

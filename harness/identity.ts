@@ -35,15 +35,23 @@ function counterFile(kind: string, block: number): string | undefined {
 
 /**
  * The next number of a kind of identity in one worker's block (`amount` consecutive ones reserved), carried over to
- * the worker that replaces it.
+ * the worker that replaces it. The file holds a ceiling, not the last number: it is written once per SPARE numbers
+ * (a file write for every name was a fortieth of a worker's CPU time), and a replacing worker starts at the ceiling,
+ * past any number its predecessor may have given.
  */
+const SPARE = 32;
+/** The ceiling each counter file holds, by file (a run's own). */
+const ceilings = new Map<string, number>();
 function next(kind: string, block: number, start: () => number, amount = 1): number {
   const key = `${kind} ${block}`;
   const file = counterFile(kind, block);
   let n = counters.get(key);
   if (n === undefined) n = file && existsSync(file) ? Number(readFileSync(file, 'utf8')) || 0 : start();
   counters.set(key, n + amount);
-  if (file) writeFileSync(file, String(n + amount));
+  if (file && n + amount > (ceilings.get(file) ?? -1)) {
+    ceilings.set(file, n + amount + SPARE);
+    writeFileSync(file, String(n + amount + SPARE));
+  }
   return n;
 }
 

@@ -23,15 +23,16 @@ function requirementsOf(r: AskedReading): string[] {
  * a mix that fails is a false alarm all the same (the run's name lists its readings). Readings of different
  * interfaces share a run too (each reference takes its own and is judged on its own suite's tests): a run's start, its
  * costliest part, is paid once for all of them, and so is a test that meets several of the run's points (the generic
- * ones meet many). Registered, twelve to a run took 125 CPU-s in 9 runs where six took 217 in 16 (each run in a
- * process of its own: `npm run selftest -- --only "reading " --cpu`).
+ * ones meet many). Registered, 24 to a run took 89 CPU-s in 5 runs, where twelve took 125 in 9 and six 217 in 16
+ * (each run in a process of its own: `npm run selftest -- --only "reading " --cpu`). The lane that waits out the slow
+ * pipeline and the countdown's sweep took 227 s: lanes start with the long runs.
  * `judged` (interface, requirement): whether a test of the suite claims it; a point whose requirements no test claims
  * (generic ones of a suite without generic checks) has no test to run.
  */
 export function readingLanes(
   interfaces: readonly string[] = REGISTRY.map((d) => d.name),
   judged: (interfaceName: string, requirement: string) => boolean = () => true,
-  perRun = 12,
+  perRun = 24,
 ): Array<{ interfaces: string[]; readings: AskedReading[]; grep: string }> {
   const perInterface = interfaces.map((name) => packed(otherReadings(CATALOGUES, name).filter((r) => requirementsOf(r).some((id) => judged(name, id))), perRun));
   const longest = Math.max(0, ...perInterface.map((l) => l.length));

@@ -114,7 +114,8 @@ export function describeErrors(errors: ErrorObject[]): string {
       if (e.keyword === 'additionalProperties') return `${field(e.params.additionalProperty)}: unknown field`;
       if (e.keyword === 'required') return `${field(e.params.missingProperty)}: required field missing`;
       if (e.keyword === 'oneOf') return `${where}: give exactly one of baseUrl (a live deployment) or reference (the embedded one)`;
-      if (e.keyword === 'anyOf' && anyOfFields(e.instancePath).length) return `${where}: give at least one of ${anyOfFields(e.instancePath).join(' or ')}`;
+      const oneOfThese = e.keyword === 'anyOf' ? anyOfFields(e.instancePath) : [];
+      if (oneOfThese.length) return `${where}: give at least one of ${oneOfThese.join(' or ')}`;
       return `${where || '(top level)'}: ${e.message}`;
     });
   return [...new Set(lines)].join('; ');

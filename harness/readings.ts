@@ -22,9 +22,9 @@ export type ReadingsAsk = 'other' | AskedReading[];
  */
 export type Catalogues = Readonly<Record<string, readonly OpenPointReadings[]>>;
 
-/** Every reading a reference implements other than its default: what the self-test runs one at a time. */
-export function otherReadings(catalogues: Catalogues, interfaceName: string): AskedReading[] {
-  return (catalogues[interfaceName] ?? []).flatMap((p) => p.readings.slice(1).map((r) => ({ interfaceName, point: p.point, reading: r.name })));
+/** Every reading of every point of an interface but its default and its first other reading. */
+export function laterReadings(catalogues: Catalogues, interfaceName: string): AskedReading[] {
+  return (catalogues[interfaceName] ?? []).flatMap((p) => p.readings.slice(2).map((r) => ({ interfaceName, point: p.point, reading: r.name })));
 }
 
 /** The first other reading of every point of an interface: its "other readings" configuration. */

@@ -8,8 +8,8 @@
  *  - every run's summary fits the published schema and its per-requirement JUnit counts what the exit code counts;
  *  - no report, cassette, trace or log holds a credential of any interface, in any letter case or cut short.
  *  - every suite passes its reference in the "other readings" configuration (every open point in its first other
- *    reading) and in every other reading, up to 24 of one interface to a run, and each fault whose requirements meet an open point is caught in the
- *    other readings too (scripts/selftest-readings.ts);
+ *    reading) and in each later reading, up to 24 of one interface to a run, and each fault whose requirements meet
+ *    an open point is caught in the other readings too (scripts/selftest-readings.ts);
  * Ends with the browser check of one fault run's conformance report.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -141,7 +141,8 @@ const shardRuns: Run[] = Array.from({ length: SHARDS }, (_, i) => ({
 }));
 if (!values.interface && SHARDED.length) runs.push(...shardRuns);
 // Every correct deployment passes: the references in other readings of their open points, all at once (default depth,
-// every check), then every reading in runs of up to 24 per interface (quick depth, the tests of the requirements their points meet).
+// every check), then each later reading in runs of up to 24 per interface (quick depth, the tests of the requirements
+// their points meet).
 const OTHER_READINGS = 'valid reference.yaml in other readings';
 runs.push({ name: OTHER_READINGS, long: true, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--strict', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
 // The same deployments with a profile that does not state what their testers would: never a failure (a default the

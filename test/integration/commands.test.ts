@@ -46,19 +46,10 @@ describe('a name or token the harness does not know: exit 2, and what it does kn
     assert.match(r.out, /game-bridge, chat/);
   });
 
-  test('conformance --interfaces unified-exchange: not covered yet', { timeout: 30_000 }, async () => {
-    const r = await conformance(['--interfaces', 'unified-exchange']);
-    assert.equal(r.code, 2, r.out);
-    assert.match(r.out, /unified-exchange is not covered yet/);
-    assert.match(r.out, /game-bridge, chat/);
-  });
-
-  test('reference with an unknown name, and with unified-exchange', { timeout: 30_000 }, async () => {
-    const [unknown, planned] = await Promise.all([script('reference', ['no-such-interface']), script('reference', ['unified-exchange'])]);
+  test('reference with an unknown name', { timeout: 30_000 }, async () => {
+    const unknown = await script('reference', ['no-such-interface']);
     assert.equal(unknown.code, 2, unknown.out);
-    assert.match(unknown.out, /game-bridge, chat/);
-    assert.equal(planned.code, 2, planned.out);
-    assert.match(planned.out, /unified-exchange is not covered yet/);
+    assert.match(unknown.out, /unified-exchange, usage-events, game-bridge, chat/);
   });
 
   test('a --replay token that is not one', { timeout: 30_000 }, async () => {

@@ -97,8 +97,8 @@ test('an unknown field names its dotted path', () => {
   assertRefused(write('unknown-field.yaml', p), 'interfaces.chat.settings.windowSeconds: unknown field');
 
   const q = base();
-  (q.interfaces as Record<string, unknown>)['unified-exchange'] = { reference: {}, settings: {} };
-  assertRefused(write('unknown-interface.yaml', q), 'interfaces.unified-exchange: unknown field');
+  (q.interfaces as Record<string, unknown>)['no-such-interface'] = { reference: {}, settings: {} };
+  assertRefused(write('unknown-interface.yaml', q), 'interfaces.no-such-interface: unknown field');
 });
 
 test('a missing required field names its dotted path', () => {

@@ -89,6 +89,12 @@ export interface Reading {
    * the generated profile template, which states none, is not tried against it (scripts/selftest-template.ts).
    */
   readonly neededToConnect?: boolean;
+  /**
+   * The reading leaves most checks nothing to judge (accounts without funds): the self-test runs the other readings
+   * once more with this point at its default, so that the other points' readings are judged where they can be. The
+   * text says why.
+   */
+  readonly leavesLittleToJudge?: string;
 }
 
 /** An open point of the spec and the readings the reference implements: at least two, the first its default. */

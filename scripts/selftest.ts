@@ -145,6 +145,20 @@ if (!values.interface && SHARDED.length) runs.push(...shardRuns);
 // their points meet).
 const OTHER_READINGS = 'valid reference.yaml in other readings';
 runs.push({ name: OTHER_READINGS, long: true, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--strict', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
+// Where a point's other reading leaves most checks nothing to judge (unified-exchange's unfunded accounts), the other
+// readings once more with that point at its default: each other point's reading is then judged by the checks it meets.
+for (const d of covered) {
+  const points = (CATALOGUES[d.name] ?? []).filter((p) => p.readings[1].leavesLittleToJudge).map((p) => p.point);
+  if (points.length === 0) continue;
+  const readings = firstOtherReadings(CATALOGUES, d.name).filter((r) => !points.includes(r.point));
+  runs.push({
+    name: `${OTHER_READINGS} but ${points.join(', ')}`,
+    long: true,
+    args: ['--target', path.join('targets', 'reference.yaml'), '--interfaces', d.name, '--readings', readings.map((r) => `${r.point}=${r.reading}`).join(','), '--strict'],
+    faults: [],
+    judge: (code, s) => ({ problem: judgeValid(code, s) }),
+  });
+}
 // The same deployments with a profile that does not state what their testers would: never a failure (a default the
 // harness guessed is not the target's fault), at most untested.
 runs.push({ name: `${OTHER_READINGS}, unstated`, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--unstated', '--strict', '--depth', 'quick', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeUnstated(code, s) }) });

@@ -177,6 +177,20 @@ export const unifiedExchangeEntry = builtOnce(() => {
         { fromType: Type.String({ default: 'spot' }), toType: Type.String({ default: 'p2p' }) },
         { additionalProperties: false, default: {}, description: 'A pair of account types the account transfers between (U-NS-TRANSFER-PAIRS).' },
       ),
+      balances: Type.Object(
+        {
+          fundingType: Type.String({ default: 'spot', description: 'the account type whose balances the funding assets show (U-NS-FUNDING-ACCOUNT)' }),
+          available: Type.Object(
+            { assets: Type.String({ default: 'available' }), funding: Type.String({ default: 'available' }) },
+            { additionalProperties: false, default: {}, description: 'the member of a per-coin row of the account assets and of the funding assets that holds what is available (U-NS-RECORD-MEMBERS)' },
+          ),
+        },
+        { additionalProperties: false, default: {}, description: 'Where the reads show balances: the account assets show uta; the funding assets show fundingType (U-NS-FUNDING-ACCOUNT).' },
+      ),
+      fees: Type.Object(
+        { transfer: Type.Number({ minimum: 0, maximum: 0.1, default: 0, description: "the largest share of a transfer's amount the source may lose beyond it, as a fee" }) },
+        { additionalProperties: false, default: {}, description: 'Fees the document does not show, as the largest share of an amount an operation may take beyond it (U-NS-FEES); 0: none.' },
+      ),
       withdraw: Type.Object(
         {
           toUid: Type.Optional(Type.String({ description: 'an account an internal transfer may go to' })),

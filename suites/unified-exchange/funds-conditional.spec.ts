@@ -40,6 +40,7 @@ import { sendPatiently } from './patient.ts';
 import { reqTags } from './tags.ts';
 import { test } from './test.ts';
 import { keyedPacer } from './pacing.ts';
+import { FUNDS_LEASE, takeLease } from './leases.ts';
 
 /** One thing wrong, per rule. */
 type Kind =
@@ -107,7 +108,7 @@ test.describe('conditional rules of the fund operations', () => {
   test(
     'fund rules, property: a fund request with a conditional parameter missing or beyond the account\'s limits is refused beside the same request made right, accepted',
     { tag: reqTags(...REQUIREMENTS, 'U-LOAN-REPAY-ALL') },
-    async ({ api, spec, profile, target, writes, property, notApplicable, notTested, verify, note }, testInfo) => {
+    async ({ api, spec, profile, target, writes, identity, property, notApplicable, notTested, verify, note }, testInfo) => {
       const s = settingsOf(profile);
       const live = !target.reference;
       fitTimeout(testInfo, { requests: CASES * depthFactor() * REQUESTS_PER_CASE + 20, waitMs: 0 }, profile, live);
@@ -125,273 +126,281 @@ test.describe('conditional rules of the fund operations', () => {
         }
       }
       if (out.size === all.length) return;
-
-      /** Why the control of an operation may not be sent, if it may not. */
-      const forbidden = (ops: FundWrite[]): string | undefined => {
-        if (!s.funded) return 'the profile says the accounts hold no funds (settings.funded false): the control would be refused for its balance';
-        const missing = ops.filter((op) => !s.fundWrites.includes(op));
-        return missing.length ? `its control, the same request made right, moves funds or creates accounts (${missing.join(', ')}), and the profile does not name ${missing.length > 1 ? 'them' : 'it'} in settings.fundWrites` : undefined;
-      };
-      // Where the profile states per-UID rate limits (U-NS-RATE-LIMITS), each key's requests to an operation are paced,
-      // and an answer with the throttle status (U-NS-THROTTLE-STATUS) is asked again where no refusal shares it.
-      const limited = s.rateLimits === 'per-uid-and-ip';
-      const retried = limited && s.refusalStatus.throttle !== s.refusalStatus.validation && s.refusalStatus.throttle !== s.refusalStatus.state;
-      const go = async (credential: KeyRole, operationId: string, r: RequestSpec): Promise<Reply> => {
-        if (limited) await paced(`${credential} ${operationId}`);
-        return retried ? sendPatiently(api, r, s) : api.send(r);
-      };
-      const send = (credential: KeyRole, operationId: string, json: unknown, label: string): Promise<Reply> =>
-        go(credential, operationId, { method: 'POST', path: servedOp(spec, operationId).path, json, authenticate: true, credential, label });
-      const read = (credential: KeyRole, operationId: string, query: Record<string, string | number | undefined>, label: string): Promise<Reply> =>
-        go(credential, operationId, { method: 'GET', path: withQuery(servedOp(spec, operationId).path, query), authenticate: true, credential, label });
-      const has = (role: KeyRole) => roles.includes(role);
-
-      // What some kinds need before a case can be built: where a withdrawal may go, an earn product's minimum.
-      const skipped = new Map<Kind, string>();
-      let address = s.withdraw.address;
-      if (!address && has('peer')) {
-        const r = await read('peer', 'getDepositAddress', { coin: s.markets.coins.quote, chain: s.withdraw.chain }, 'where a withdrawal may go: the peer account\'s deposit address');
-        address = isAccepted(r) ? findMember(r.json, 'address') : undefined;
+      // No other check moves the account's funds while this one does (the conservation property compares balances).
+      const releaseFunds = await takeLease(identity, FUNDS_LEASE, 'the fund rules');
+      try {
+        await judgeRules();
+      } finally {
+        releaseFunds();
       }
-      if (!address) skipped.set('withdraw-no-chain', 'the profile names no address a withdrawal may go to (settings.withdraw.address), nor a peer key whose deposit address would do');
-      let product: { productSubId: string; min: string } | undefined;
-      if (!out.has('U-EARN-SUBSCRIBE-MIN')) {
-        const r = await read('trade', 'getEarnProducts', {}, 'an earn product and its minimum');
-        for (const row of rowsOf(r.json, 'getEarnProducts', s)) {
-          const min = typeof row.minSubscribeAmount === 'string' ? row.minSubscribeAmount : undefined;
-          // A product that takes several coins may need coin (U-NS-EARN-COIN): one of a single coin is asked.
-          if (!min || !(Number(min) > 0) || (Array.isArray(row.coins) && row.coins.length > 1)) continue;
-          const flat = stated('earn.products') && s.earn.products === 'flat';
-          const sub = flat ? idText(row.productId) : (findMember(row, 'productSubId') ?? idText(row.productId));
-          if (sub) {
-            product = { productSubId: sub, min };
-            break;
-          }
+      async function judgeRules(): Promise<void> {
+        /** Why the control of an operation may not be sent, if it may not. */
+        const forbidden = (ops: FundWrite[]): string | undefined => {
+          if (!s.funded) return 'the profile says the accounts hold no funds (settings.funded false): the control would be refused for its balance';
+          const missing = ops.filter((op) => !s.fundWrites.includes(op));
+          return missing.length ? `its control, the same request made right, moves funds or creates accounts (${missing.join(', ')}), and the profile does not name ${missing.length > 1 ? 'them' : 'it'} in settings.fundWrites` : undefined;
+        };
+        // Where the profile states per-UID rate limits (U-NS-RATE-LIMITS), each key's requests to an operation are paced,
+        // and an answer with the throttle status (U-NS-THROTTLE-STATUS) is asked again where no refusal shares it.
+        const limited = s.rateLimits === 'per-uid-and-ip';
+        const retried = limited && s.refusalStatus.throttle !== s.refusalStatus.validation && s.refusalStatus.throttle !== s.refusalStatus.state;
+        const go = async (credential: KeyRole, operationId: string, r: RequestSpec): Promise<Reply> => {
+          if (limited) await paced(`${credential} ${operationId}`);
+          return retried ? sendPatiently(api, r, s) : api.send(r);
+        };
+        const send = (credential: KeyRole, operationId: string, json: unknown, label: string): Promise<Reply> =>
+          go(credential, operationId, { method: 'POST', path: servedOp(spec, operationId).path, json, authenticate: true, credential, label });
+        const read = (credential: KeyRole, operationId: string, query: Record<string, string | number | undefined>, label: string): Promise<Reply> =>
+          go(credential, operationId, { method: 'GET', path: withQuery(servedOp(spec, operationId).path, query), authenticate: true, credential, label });
+        const has = (role: KeyRole) => roles.includes(role);
+
+        // What some kinds need before a case can be built: where a withdrawal may go, an earn product's minimum.
+        const skipped = new Map<Kind, string>();
+        let address = s.withdraw.address;
+        if (!address && has('peer')) {
+          const r = await read('peer', 'getDepositAddress', { coin: s.markets.coins.quote, chain: s.withdraw.chain }, 'where a withdrawal may go: the peer account\'s deposit address');
+          address = isAccepted(r) ? findMember(r.json, 'address') : undefined;
         }
-        if (!product) skipped.set('earn-below-min', `no earn product with a minSubscribeAmount was listed (${r.status})`);
-      }
-      for (const [kind, why] of skipped) if (!out.has(RULE[kind])) {
-        notTested(RULE[kind], why);
-        out.add(RULE[kind]);
-      }
-      if (out.has('U-WITHDRAW-CHAIN') && !out.has('U-WITHDRAW-IDEMPOTENT')) {
-        notTested('U-WITHDRAW-IDEMPOTENT', 'no withdrawal to repeat: the withdrawals are not tested here (see U-WITHDRAW-CHAIN)');
-        out.add('U-WITHDRAW-IDEMPOTENT');
-      }
-      const kinds = KINDS.filter((k) => !out.has(RULE[k]));
-      if (kinds.length === 0) return;
-      // Rules reached without a control: the wrong request is sent (an acceptance fails the rule); a refusal is not judged.
-      const noControl = new Map<Kind, string>();
-      for (const k of kinds) {
-        const why = forbidden(CONTROL_WRITES[k]) ?? (k.includes('-ad-') && s.p2p.merchant === false ? 'the profile says the account may not publish advertisements (settings.p2p.merchant false)' : undefined);
-        if (why) noControl.set(k, why);
-      }
-      for (const [k, why] of noControl) if (!out.has(RULE[k])) notTested(RULE[k], `only the wrong request is sent: ${why}`);
-      if (noControl.has('withdraw-no-chain') && !out.has('U-WITHDRAW-IDEMPOTENT')) notTested('U-WITHDRAW-IDEMPOTENT', 'no withdrawal is sent to repeat: the profile does not name withdraw in settings.fundWrites');
-      const loanRepaidAll = !out.has('U-LOAN-REPAY-ALL');
-      const validation = stated('refusalStatus.validation') ? s.refusalStatus.validation : undefined;
-
-      // Controls accepted once stand for the later cases of the same request (`{ accepted }`); a refused one stays refused.
-      const controls = new Map<string, Control>();
-      const control = async (key: string, make: () => Promise<Reply>): Promise<Control> => {
-        const known = controls.get(key);
-        if (known) return known;
-        const reply = await make();
-        controls.set(key, isAccepted(reply) ? { accepted: `${reply.exchange.label ?? key}, accepted earlier in this test (${reply.status})` } : reply);
-        return reply;
-      };
-      let peerUid: string | undefined;
-      let subUid: string | undefined;
-      let openLoan: string | undefined;
-      let repaid = false;
-
-      const borrow = async (label: string): Promise<Reply> => {
-        const r = await send('trade', 'borrow', loan(s), label);
-        const id = isAccepted(r) ? orderIdOf(r.json) : undefined;
-        if (id && !openLoan) openLoan = id;
-        else if (id) await closeLoan(id, 'repay the loan in full (undo)');
-        return r;
-      };
-      const closeLoan = (orderId: string, label: string) => send('trade', 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'yes' }, label);
-
-      /** Judges a wrong request: an acceptance fails the rule; a refusal passes only beside an accepted control. */
-      function judge(kind: Kind, reply: Reply, what: string, ctl: Control | undefined, saw: Saw): void {
-        const rule = RULE[kind];
-        if (ctl === undefined && isRefused(reply)) return;
-        try {
-          mustBeRefused(rule, reply, what, { control: ctl ?? { none: 'not sent' }, status: VALIDATION.has(kind) ? validation : undefined });
-          saw(rule);
-        } catch (e) {
-          if (e instanceof Inconclusive) return saw(rule, e.message);
-          throw e;
-        }
-      }
-
-      async function one(kind: Kind, c: Case, saw: Saw): Promise<void> {
-        const controlled = !noControl.has(kind);
-        const q = s.markets.coins.quote;
-        switch (kind) {
-          case 'withdraw-no-chain': {
-            const body = withdrawal(s, address!);
-            const wrong: Record<string, unknown> = { ...body, clientOid: freshClientOid() };
-            delete wrong.chain;
-            const r = await send('trade', 'withdraw', wrong, `an on_chain withdrawal of 1 ${q} without chain`);
-            let ctl: Control | undefined;
-            if (controlled) {
-              ctl = await control('withdraw', async () => {
-                const ok = await send('trade', 'withdraw', body, `the same withdrawal with chain ${s.withdraw.chain} (control)`);
-                if (isAccepted(ok) && !out.has('U-WITHDRAW-IDEMPOTENT')) await repeated(body, ok, saw);
-                return ok;
-              });
+        if (!address) skipped.set('withdraw-no-chain', 'the profile names no address a withdrawal may go to (settings.withdraw.address), nor a peer key whose deposit address would do');
+        let product: { productSubId: string; min: string } | undefined;
+        if (!out.has('U-EARN-SUBSCRIBE-MIN')) {
+          const r = await read('trade', 'getEarnProducts', {}, 'an earn product and its minimum');
+          for (const row of rowsOf(r.json, 'getEarnProducts', s)) {
+            const min = typeof row.minSubscribeAmount === 'string' ? row.minSubscribeAmount : undefined;
+            // A product that takes several coins may need coin (U-NS-EARN-COIN): one of a single coin is asked.
+            if (!min || !(Number(min) > 0) || (Array.isArray(row.coins) && row.coins.length > 1)) continue;
+            const flat = stated('earn.products') && s.earn.products === 'flat';
+            const sub = flat ? idText(row.productId) : (findMember(row, 'productSubId') ?? idText(row.productId));
+            if (sub) {
+              product = { productSubId: sub, min };
+              break;
             }
-            return judge(kind, r, 'an on_chain withdrawal without chain', ctl, saw);
           }
-          case 'isolated-no-symbol':
-          case 'transfer-over-balance': {
-            const good = kind === 'isolated-no-symbol' ? isolatedTransfer(s) : pairTransfer(s);
-            const wrong = kind === 'isolated-no-symbol' ? { ...good } : pairTransfer(s, BEYOND_ANY_BALANCE);
-            delete wrong.symbol;
-            const what = kind === 'isolated-no-symbol' ? `a transfer of 1 ${q} into isolated-margin without symbol` : `a transfer of ${BEYOND_ANY_BALANCE} ${q} from ${s.transferPair.fromType}, more than it holds`;
-            const r = await send('trade', 'transfer', wrong, what);
-            if (isAccepted(r)) await send('trade', 'transfer', reverseTransfer(wrong), 'the same transfer back (undo)');
-            const ctl = controlled
-              ? await control(kind, async () => {
-                  const ok = await send('trade', 'transfer', good, `a transfer of 1 ${q} from ${String(good.fromType)} to ${String(good.toType)}${good.symbol ? ` for ${String(good.symbol)}` : ''} (control)`);
-                  if (isAccepted(ok)) await send('trade', 'transfer', reverseTransfer(good), 'the same transfer back (undo)');
+          if (!product) skipped.set('earn-below-min', `no earn product with a minSubscribeAmount was listed (${r.status})`);
+        }
+        for (const [kind, why] of skipped) if (!out.has(RULE[kind])) {
+          notTested(RULE[kind], why);
+          out.add(RULE[kind]);
+        }
+        if (out.has('U-WITHDRAW-CHAIN') && !out.has('U-WITHDRAW-IDEMPOTENT')) {
+          notTested('U-WITHDRAW-IDEMPOTENT', 'no withdrawal to repeat: the withdrawals are not tested here (see U-WITHDRAW-CHAIN)');
+          out.add('U-WITHDRAW-IDEMPOTENT');
+        }
+        const kinds = KINDS.filter((k) => !out.has(RULE[k]));
+        if (kinds.length === 0) return;
+        // Rules reached without a control: the wrong request is sent (an acceptance fails the rule); a refusal is not judged.
+        const noControl = new Map<Kind, string>();
+        for (const k of kinds) {
+          const why = forbidden(CONTROL_WRITES[k]) ?? (k.includes('-ad-') && s.p2p.merchant === false ? 'the profile says the account may not publish advertisements (settings.p2p.merchant false)' : undefined);
+          if (why) noControl.set(k, why);
+        }
+        for (const [k, why] of noControl) if (!out.has(RULE[k])) notTested(RULE[k], `only the wrong request is sent: ${why}`);
+        if (noControl.has('withdraw-no-chain') && !out.has('U-WITHDRAW-IDEMPOTENT')) notTested('U-WITHDRAW-IDEMPOTENT', 'no withdrawal is sent to repeat: the profile does not name withdraw in settings.fundWrites');
+        const loanRepaidAll = !out.has('U-LOAN-REPAY-ALL');
+        const validation = stated('refusalStatus.validation') ? s.refusalStatus.validation : undefined;
+
+        // Controls accepted once stand for the later cases of the same request (`{ accepted }`); a refused one stays refused.
+        const controls = new Map<string, Control>();
+        const control = async (key: string, make: () => Promise<Reply>): Promise<Control> => {
+          const known = controls.get(key);
+          if (known) return known;
+          const reply = await make();
+          controls.set(key, isAccepted(reply) ? { accepted: `${reply.exchange.label ?? key}, accepted earlier in this test (${reply.status})` } : reply);
+          return reply;
+        };
+        let peerUid: string | undefined;
+        let subUid: string | undefined;
+        let openLoan: string | undefined;
+        let repaid = false;
+
+        const borrow = async (label: string): Promise<Reply> => {
+          const r = await send('trade', 'borrow', loan(s), label);
+          const id = isAccepted(r) ? orderIdOf(r.json) : undefined;
+          if (id && !openLoan) openLoan = id;
+          else if (id) await closeLoan(id, 'repay the loan in full (undo)');
+          return r;
+        };
+        const closeLoan = (orderId: string, label: string) => send('trade', 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'yes' }, label);
+
+        /** Judges a wrong request: an acceptance fails the rule; a refusal passes only beside an accepted control. */
+        function judge(kind: Kind, reply: Reply, what: string, ctl: Control | undefined, saw: Saw): void {
+          const rule = RULE[kind];
+          if (ctl === undefined && isRefused(reply)) return;
+          try {
+            mustBeRefused(rule, reply, what, { control: ctl ?? { none: 'not sent' }, status: VALIDATION.has(kind) ? validation : undefined });
+            saw(rule);
+          } catch (e) {
+            if (e instanceof Inconclusive) return saw(rule, e.message);
+            throw e;
+          }
+        }
+
+        async function one(kind: Kind, c: Case, saw: Saw): Promise<void> {
+          const controlled = !noControl.has(kind);
+          const q = s.markets.coins.quote;
+          switch (kind) {
+            case 'withdraw-no-chain': {
+              const body = withdrawal(s, address!);
+              const wrong: Record<string, unknown> = { ...body, clientOid: freshClientOid() };
+              delete wrong.chain;
+              const r = await send('trade', 'withdraw', wrong, `an on_chain withdrawal of 1 ${q} without chain`);
+              let ctl: Control | undefined;
+              if (controlled) {
+                ctl = await control('withdraw', async () => {
+                  const ok = await send('trade', 'withdraw', body, `the same withdrawal with chain ${s.withdraw.chain} (control)`);
+                  if (isAccepted(ok) && !out.has('U-WITHDRAW-IDEMPOTENT')) await repeated(body, ok, saw);
                   return ok;
-                })
-              : undefined;
-            return judge(kind, r, what, ctl, saw);
-          }
-          case 'loan-no-amount': {
-            const wrong = loan(s);
-            delete wrong.loanAmount;
-            const r = await send('trade', 'borrow', wrong, `a loan of ${q} against ${s.markets.coins.base} with neither pledgeAmount nor loanAmount`);
-            const id = isAccepted(r) ? orderIdOf(r.json) : undefined;
-            if (id) await closeLoan(id, 'repay the loan in full (undo)');
-            const ctl = controlled ? await control('borrow', () => borrow(`the same loan with loanAmount ${String(loan(s).loanAmount)} (control)`)) : undefined;
-            return judge(kind, r, 'a loan with neither pledgeAmount nor loanAmount', ctl, saw);
-          }
-          case 'repay-no-amount': {
-            // A loan to name: the one this test borrowed (the loans' control), or, without controls, a made-up orderId.
-            if (controlled && !openLoan) {
-              const r = await borrow(`a loan of ${String(loan(s).loanAmount)} ${q} to repay`);
-              if (!controls.has('borrow')) controls.set('borrow', isAccepted(r) ? { accepted: `a complete loan, accepted earlier in this test (${r.status})` } : r);
-              if (!openLoan) return saw(RULE[kind], `no loan was granted to repay: the complete loan was answered ${r.status}`);
+                });
+              }
+              return judge(kind, r, 'an on_chain withdrawal without chain', ctl, saw);
             }
-            const orderId = controlled ? openLoan! : `9${Date.now()}`;
-            const r = await send('trade', 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'no' }, `a repayment of loan ${orderId} with repayAll no and no amount`);
-            let ctl: Control | undefined;
-            if (controlled && isAccepted(r)) {
-              // Taken, it may have repaid the loan: repaid in full now, and the next case borrows another.
-              await closeLoan(orderId, 'repay the loan in full (undo)');
-              openLoan = undefined;
-            } else if (controlled) {
-              ctl = await control('repay', () => send('trade', 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'no', amount: '1' }, 'the same repayment with amount 1 (control)'));
+            case 'isolated-no-symbol':
+            case 'transfer-over-balance': {
+              const good = kind === 'isolated-no-symbol' ? isolatedTransfer(s) : pairTransfer(s);
+              const wrong = kind === 'isolated-no-symbol' ? { ...good } : pairTransfer(s, BEYOND_ANY_BALANCE);
+              delete wrong.symbol;
+              const what = kind === 'isolated-no-symbol' ? `a transfer of 1 ${q} into isolated-margin without symbol` : `a transfer of ${BEYOND_ANY_BALANCE} ${q} from ${s.transferPair.fromType}, more than it holds`;
+              const r = await send('trade', 'transfer', wrong, what);
+              if (isAccepted(r)) await send('trade', 'transfer', reverseTransfer(wrong), 'the same transfer back (undo)');
+              const ctl = controlled
+                ? await control(kind, async () => {
+                    const ok = await send('trade', 'transfer', good, `a transfer of 1 ${q} from ${String(good.fromType)} to ${String(good.toType)}${good.symbol ? ` for ${String(good.symbol)}` : ''} (control)`);
+                    if (isAccepted(ok)) await send('trade', 'transfer', reverseTransfer(good), 'the same transfer back (undo)');
+                    return ok;
+                  })
+                : undefined;
+              return judge(kind, r, what, ctl, saw);
             }
-            return judge(kind, r, 'a loan repayment with repayAll no and no amount', ctl, saw);
-          }
-          case 'fixed-ad-no-price':
-          case 'floating-ad-no-premium':
-          case 'ad-min-over-max': {
-            const priceType = kind === 'floating-ad-no-premium' ? 'floating' : 'fixed';
-            const good = advertisement(s, priceType);
-            const wrong: Record<string, unknown> = { ...good };
-            if (kind === 'fixed-ad-no-price') delete wrong.price;
-            if (kind === 'floating-ad-no-premium') delete wrong.premium;
-            if (kind === 'ad-min-over-max') Object.assign(wrong, { minAmount: good.maxAmount, maxAmount: good.minAmount });
-            const what = kind === 'fixed-ad-no-price' ? 'a fixed-price advertisement without price' : kind === 'floating-ad-no-premium' ? 'a floating-price advertisement without premium' : `an advertisement with minAmount ${String(wrong.minAmount)} above maxAmount ${String(wrong.maxAmount)}`;
-            const r = await send('trade', 'createP2pAd', wrong, what);
-            const ctl = controlled ? await control(`ad-${priceType}`, () => send('trade', 'createP2pAd', good, `a complete ${priceType}-price buy advertisement (control)`)) : undefined;
-            return judge(kind, r, what, ctl, saw);
-          }
-          case 'earn-below-min': {
-            const p = product!;
-            const r = await send('trade', 'subscribeEarn', { productSubId: p.productSubId, amount: halfOf(p.min) }, `an earn subscription of ${halfOf(p.min)}, below the minimum ${p.min}`);
-            const ctl = controlled ? await control('earn', () => send('trade', 'subscribeEarn', { productSubId: p.productSubId, amount: p.min }, `the same subscription of the minimum ${p.min} (control)`)) : undefined;
-            return judge(kind, r, `an earn subscription below the product's minimum ${p.min}`, ctl, saw);
-          }
-          case 'copy-over-max': {
-            const wrong = { coin: q, amount: BEYOND_ANY_BALANCE, type: c.copyType };
-            const r = await send('copy', 'copyTransfer', wrong, `a copy-trading transfer ${c.copyType} of ${BEYOND_ANY_BALANCE} ${q}, beyond any maximum`);
-            const back = (b: typeof wrong) => send('copy', 'copyTransfer', { ...b, type: b.type === 'in' ? 'out' : 'in' }, 'the same transfer back (undo)');
-            if (isAccepted(r)) await back(wrong);
-            const ctl = controlled
-              ? await control(`copy-${c.copyType}`, async () => {
-                  const good = { ...wrong, amount: '1' };
-                  const ok = await send('copy', 'copyTransfer', good, `the same transfer of 1 ${q} (control)`);
-                  if (isAccepted(ok)) await back(good);
-                  return ok;
-                })
-              : undefined;
-            return judge(kind, r, 'a copy-trading transfer beyond the maximum transferable', ctl, saw);
-          }
-          case 'mode-foreign-target': {
-            if (c.foreign === 'peer' && has('peer') && peerUid === undefined) {
-              const info = await read('peer', 'getAccountInfo', {}, "another account's uid: the peer key's");
-              peerUid = findMember((info.json as { data?: unknown } | undefined)?.data, 'uid') ?? '';
+            case 'loan-no-amount': {
+              const wrong = loan(s);
+              delete wrong.loanAmount;
+              const r = await send('trade', 'borrow', wrong, `a loan of ${q} against ${s.markets.coins.base} with neither pledgeAmount nor loanAmount`);
+              const id = isAccepted(r) ? orderIdOf(r.json) : undefined;
+              if (id) await closeLoan(id, 'repay the loan in full (undo)');
+              const ctl = controlled ? await control('borrow', () => borrow(`the same loan with loanAmount ${String(loan(s).loanAmount)} (control)`)) : undefined;
+              return judge(kind, r, 'a loan with neither pledgeAmount nor loanAmount', ctl, saw);
             }
-            const foreign = c.foreign === 'peer' && peerUid ? peerUid : `9${String(Date.now()).slice(-9)}`;
-            const r = await send('trade', 'adjustAccountMode', { mode: 'advanced', targetUid: foreign }, `adjust-account-mode for ${foreign}, ${foreign === peerUid ? "another account's uid" : 'a made-up uid'}`);
-            let ctl: Control | undefined;
-            if (controlled) {
-              ctl = await control('mode', async () => {
-                const sub = await send('trade', 'createSubAccount', { username: freshSubName() }, 'a sub-account of the key\'s account, for the control');
-                subUid = isAccepted(sub) ? findMember((sub.json as { data?: unknown } | undefined)?.data, 'uid') : undefined;
-                if (!subUid) return sub;
-                return send('trade', 'adjustAccountMode', { mode: 'advanced', targetUid: subUid }, `the same switch for the sub-account ${subUid} (control)`);
-              });
+            case 'repay-no-amount': {
+              // A loan to name: the one this test borrowed (the loans' control), or, without controls, a made-up orderId.
+              if (controlled && !openLoan) {
+                const r = await borrow(`a loan of ${String(loan(s).loanAmount)} ${q} to repay`);
+                if (!controls.has('borrow')) controls.set('borrow', isAccepted(r) ? { accepted: `a complete loan, accepted earlier in this test (${r.status})` } : r);
+                if (!openLoan) return saw(RULE[kind], `no loan was granted to repay: the complete loan was answered ${r.status}`);
+              }
+              const orderId = controlled ? openLoan! : `9${Date.now()}`;
+              const r = await send('trade', 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'no' }, `a repayment of loan ${orderId} with repayAll no and no amount`);
+              let ctl: Control | undefined;
+              if (controlled && isAccepted(r)) {
+                // Taken, it may have repaid the loan: repaid in full now, and the next case borrows another.
+                await closeLoan(orderId, 'repay the loan in full (undo)');
+                openLoan = undefined;
+              } else if (controlled) {
+                ctl = await control('repay', () => send('trade', 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'no', amount: '1' }, 'the same repayment with amount 1 (control)'));
+              }
+              return judge(kind, r, 'a loan repayment with repayAll no and no amount', ctl, saw);
             }
-            return judge(kind, r, 'adjust-account-mode naming an account that is not a sub-account of the key\'s', ctl, saw);
+            case 'fixed-ad-no-price':
+            case 'floating-ad-no-premium':
+            case 'ad-min-over-max': {
+              const priceType = kind === 'floating-ad-no-premium' ? 'floating' : 'fixed';
+              const good = advertisement(s, priceType);
+              const wrong: Record<string, unknown> = { ...good };
+              if (kind === 'fixed-ad-no-price') delete wrong.price;
+              if (kind === 'floating-ad-no-premium') delete wrong.premium;
+              if (kind === 'ad-min-over-max') Object.assign(wrong, { minAmount: good.maxAmount, maxAmount: good.minAmount });
+              const what = kind === 'fixed-ad-no-price' ? 'a fixed-price advertisement without price' : kind === 'floating-ad-no-premium' ? 'a floating-price advertisement without premium' : `an advertisement with minAmount ${String(wrong.minAmount)} above maxAmount ${String(wrong.maxAmount)}`;
+              const r = await send('trade', 'createP2pAd', wrong, what);
+              const ctl = controlled ? await control(`ad-${priceType}`, () => send('trade', 'createP2pAd', good, `a complete ${priceType}-price buy advertisement (control)`)) : undefined;
+              return judge(kind, r, what, ctl, saw);
+            }
+            case 'earn-below-min': {
+              const p = product!;
+              const r = await send('trade', 'subscribeEarn', { productSubId: p.productSubId, amount: halfOf(p.min) }, `an earn subscription of ${halfOf(p.min)}, below the minimum ${p.min}`);
+              const ctl = controlled ? await control('earn', () => send('trade', 'subscribeEarn', { productSubId: p.productSubId, amount: p.min }, `the same subscription of the minimum ${p.min} (control)`)) : undefined;
+              return judge(kind, r, `an earn subscription below the product's minimum ${p.min}`, ctl, saw);
+            }
+            case 'copy-over-max': {
+              const wrong = { coin: q, amount: BEYOND_ANY_BALANCE, type: c.copyType };
+              const r = await send('copy', 'copyTransfer', wrong, `a copy-trading transfer ${c.copyType} of ${BEYOND_ANY_BALANCE} ${q}, beyond any maximum`);
+              const back = (b: typeof wrong) => send('copy', 'copyTransfer', { ...b, type: b.type === 'in' ? 'out' : 'in' }, 'the same transfer back (undo)');
+              if (isAccepted(r)) await back(wrong);
+              const ctl = controlled
+                ? await control(`copy-${c.copyType}`, async () => {
+                    const good = { ...wrong, amount: '1' };
+                    const ok = await send('copy', 'copyTransfer', good, `the same transfer of 1 ${q} (control)`);
+                    if (isAccepted(ok)) await back(good);
+                    return ok;
+                  })
+                : undefined;
+              return judge(kind, r, 'a copy-trading transfer beyond the maximum transferable', ctl, saw);
+            }
+            case 'mode-foreign-target': {
+              if (c.foreign === 'peer' && has('peer') && peerUid === undefined) {
+                const info = await read('peer', 'getAccountInfo', {}, "another account's uid: the peer key's");
+                peerUid = findMember((info.json as { data?: unknown } | undefined)?.data, 'uid') ?? '';
+              }
+              const foreign = c.foreign === 'peer' && peerUid ? peerUid : `9${String(Date.now()).slice(-9)}`;
+              const r = await send('trade', 'adjustAccountMode', { mode: 'advanced', targetUid: foreign }, `adjust-account-mode for ${foreign}, ${foreign === peerUid ? "another account's uid" : 'a made-up uid'}`);
+              let ctl: Control | undefined;
+              if (controlled) {
+                ctl = await control('mode', async () => {
+                  const sub = await send('trade', 'createSubAccount', { username: freshSubName() }, 'a sub-account of the key\'s account, for the control');
+                  subUid = isAccepted(sub) ? findMember((sub.json as { data?: unknown } | undefined)?.data, 'uid') : undefined;
+                  if (!subUid) return sub;
+                  return send('trade', 'adjustAccountMode', { mode: 'advanced', targetUid: subUid }, `the same switch for the sub-account ${subUid} (control)`);
+                });
+              }
+              return judge(kind, r, 'adjust-account-mode naming an account that is not a sub-account of the key\'s', ctl, saw);
+            }
           }
         }
+
+        /** The withdrawal control again, clientOid and all: it must withdraw nothing more (U-WITHDRAW-IDEMPOTENT). */
+        async function repeated(body: Record<string, unknown>, first: Reply, saw: Saw): Promise<void> {
+          const again = await send('trade', 'withdraw', body, `the same withdrawal again, clientOid ${String(body.clientOid)}`);
+          if (isRefused(again)) return saw('U-WITHDRAW-IDEMPOTENT');
+          if (!isAccepted(again)) return saw('U-WITHDRAW-IDEMPOTENT', `the repeated withdrawal was answered ${again.status}`);
+          const firstId = orderIdOf(first.json);
+          if (firstId !== undefined && orderIdOf(again.json) === firstId) return saw('U-WITHDRAW-IDEMPOTENT');
+          throw new RequirementViolation('U-WITHDRAW-IDEMPOTENT', `a second withdrawal with clientOid ${String(body.clientOid)} was accepted as ${orderIdOf(again.json) ?? '(no orderId)'}, not the first's ${firstId ?? '(no orderId)'}`, "refused, or answered with the first withdrawal's orderId", [first.exchange, again.exchange]);
+        }
+
+        // Unbiased: every rule as likely as the others (fast-check's bias would favour the first kinds of the list).
+        const cases: fc.Arbitrary<Case> = fc.noBias(fc.record({
+          kinds: fc.uniqueArray(fc.constantFrom(...kinds), { minLength: 1, maxLength: 2 }),
+          copyType: fc.constantFrom('in' as const, 'out' as const),
+          foreign: fc.constantFrom('peer' as const, 'made-up' as const),
+        }));
+
+        const requirements = REQUIREMENTS.filter((id) => !out.has(id));
+        const testing = (c: Case) => c.kinds.map((k) => RULE[k]);
+        const check = async (c: Case, skip: ReadonlySet<string>, saw: Saw) => {
+          for (const kind of c.kinds) if (!skip.has(RULE[kind])) await one(kind, c, saw);
+        };
+        // Every rule once, in one case, at any depth: a quarter of the cases below (quick depth) could miss one.
+        await property({ id: 'unified-exchange-fund-rules-each', requirements, arbitrary: fc.constant({ kinds, copyType: 'in', foreign: 'peer' } as Case), runs: 1, testing, check });
+        // Then the rules one or two at a time, in any order, with either copy-trading direction and either foreign account.
+        await property({ id: 'unified-exchange-fund-conditional-rules', requirements, arbitrary: cases, runs: CASES, testing, check });
+
+        // The loan this test borrowed, repaid in full: then it is no longer ongoing.
+        if (loanRepaidAll) {
+          await verify('U-LOAN-REPAY-ALL', async (seen) => {
+            if (!openLoan) throw new NotTested('no loan of this test was open to repay in full (none was borrowed, or a faulty repayment closed it)');
+            const r = await closeLoan(openLoan, `repay loan ${openLoan} in full (repayAll yes)`);
+            if (!isAccepted(r)) {
+              note(`the repayment in full of loan ${openLoan} was answered ${r.status}: U-LOAN-REPAY-ALL not judged`);
+              return;
+            }
+            seen('an accepted repayment with repayAll yes');
+            repaid = true;
+            const after = await read('trade', 'getOngoingLoans', { orderId: openLoan }, `is loan ${openLoan} still ongoing?`);
+            if (!isAccepted(after)) throw new Inconclusive(`the ongoing loans were answered ${after.status}`);
+            const still = rowsOf(after.json, 'getOngoingLoans', s).filter((row) => idText(row.orderId) === openLoan);
+            if (still.length) throw new RequirementViolation('U-LOAN-REPAY-ALL', `loan ${openLoan}, repaid in full, is still among the ongoing loans: ${JSON.stringify(still[0]).slice(0, 200)}`, 'no longer among the ongoing loans', [r.exchange, after.exchange]);
+          }, { needs: ['an accepted repayment with repayAll yes'] });
+        }
+        if (openLoan && !repaid) await closeLoan(openLoan, `repay loan ${openLoan} in full (undo)`);
       }
-
-      /** The withdrawal control again, clientOid and all: it must withdraw nothing more (U-WITHDRAW-IDEMPOTENT). */
-      async function repeated(body: Record<string, unknown>, first: Reply, saw: Saw): Promise<void> {
-        const again = await send('trade', 'withdraw', body, `the same withdrawal again, clientOid ${String(body.clientOid)}`);
-        if (isRefused(again)) return saw('U-WITHDRAW-IDEMPOTENT');
-        if (!isAccepted(again)) return saw('U-WITHDRAW-IDEMPOTENT', `the repeated withdrawal was answered ${again.status}`);
-        const firstId = orderIdOf(first.json);
-        if (firstId !== undefined && orderIdOf(again.json) === firstId) return saw('U-WITHDRAW-IDEMPOTENT');
-        throw new RequirementViolation('U-WITHDRAW-IDEMPOTENT', `a second withdrawal with clientOid ${String(body.clientOid)} was accepted as ${orderIdOf(again.json) ?? '(no orderId)'}, not the first's ${firstId ?? '(no orderId)'}`, "refused, or answered with the first withdrawal's orderId", [first.exchange, again.exchange]);
-      }
-
-      // Unbiased: every rule as likely as the others (fast-check's bias would favour the first kinds of the list).
-      const cases: fc.Arbitrary<Case> = fc.noBias(fc.record({
-        kinds: fc.uniqueArray(fc.constantFrom(...kinds), { minLength: 1, maxLength: 2 }),
-        copyType: fc.constantFrom('in' as const, 'out' as const),
-        foreign: fc.constantFrom('peer' as const, 'made-up' as const),
-      }));
-
-      const requirements = REQUIREMENTS.filter((id) => !out.has(id));
-      const testing = (c: Case) => c.kinds.map((k) => RULE[k]);
-      const check = async (c: Case, skip: ReadonlySet<string>, saw: Saw) => {
-        for (const kind of c.kinds) if (!skip.has(RULE[kind])) await one(kind, c, saw);
-      };
-      // Every rule once, in one case, at any depth: a quarter of the cases below (quick depth) could miss one.
-      await property({ id: 'unified-exchange-fund-rules-each', requirements, arbitrary: fc.constant({ kinds, copyType: 'in', foreign: 'peer' } as Case), runs: 1, testing, check });
-      // Then the rules one or two at a time, in any order, with either copy-trading direction and either foreign account.
-      await property({ id: 'unified-exchange-fund-conditional-rules', requirements, arbitrary: cases, runs: CASES, testing, check });
-
-      // The loan this test borrowed, repaid in full: then it is no longer ongoing.
-      if (loanRepaidAll) {
-        await verify('U-LOAN-REPAY-ALL', async (seen) => {
-          if (!openLoan) throw new NotTested('no loan of this test was open to repay in full (none was borrowed, or a faulty repayment closed it)');
-          const r = await closeLoan(openLoan, `repay loan ${openLoan} in full (repayAll yes)`);
-          if (!isAccepted(r)) {
-            note(`the repayment in full of loan ${openLoan} was answered ${r.status}: U-LOAN-REPAY-ALL not judged`);
-            return;
-          }
-          seen('an accepted repayment with repayAll yes');
-          repaid = true;
-          const after = await read('trade', 'getOngoingLoans', { orderId: openLoan }, `is loan ${openLoan} still ongoing?`);
-          if (!isAccepted(after)) throw new Inconclusive(`the ongoing loans were answered ${after.status}`);
-          const still = rowsOf(after.json, 'getOngoingLoans', s).filter((row) => idText(row.orderId) === openLoan);
-          if (still.length) throw new RequirementViolation('U-LOAN-REPAY-ALL', `loan ${openLoan}, repaid in full, is still among the ongoing loans: ${JSON.stringify(still[0]).slice(0, 200)}`, 'no longer among the ongoing loans', [r.exchange, after.exchange]);
-        }, { needs: ['an accepted repayment with repayAll yes'] });
-      }
-      if (openLoan && !repaid) await closeLoan(openLoan, `repay loan ${openLoan} in full (undo)`);
     },
   );
 });

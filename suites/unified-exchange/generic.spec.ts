@@ -16,8 +16,9 @@ import { test } from './test.ts';
 import { hasRole } from './auth.ts';
 import { takeOpenOrders } from './open-orders.ts';
 import { takeBrokerRate } from './patient.ts';
+import { FUNDS_LEASE, takeLease } from './leases.ts';
 import {
-  cancelRequest, farOrder, freshClientOid, freshSubName, fundWriteForbidden, lookupRequest, orderIdOf, orderRef, placeRequest, readQuery, roleOf, servedOp, tickBelow, type Settings,
+  FUND_WRITES, cancelRequest, farOrder, freshClientOid, freshSubName, fundWriteForbidden, lookupRequest, orderIdOf, orderRef, placeRequest, readQuery, roleOf, servedOp, tickBelow, type Settings,
 } from './requests.ts';
 
 defineGenericChecks(test, { source: unifiedSource });
@@ -36,11 +37,14 @@ function unifiedSource(ctx: GenericContext): OperationSource {
   const spec = ctx.spec;
   let releaseOrders: (() => void) | undefined;
   let releaseBroker: (() => void) | undefined;
+  let releaseFunds: (() => void) | undefined;
   const release = () => {
     releaseOrders?.();
     releaseOrders = undefined;
     releaseBroker?.();
     releaseBroker = undefined;
+    releaseFunds?.();
+    releaseFunds = undefined;
   };
   let lookupOrder: Promise<string> | undefined;
   let productId: Promise<string | undefined> | undefined;
@@ -90,6 +94,8 @@ function unifiedSource(ctx: GenericContext): OperationSource {
     if (BROKER_OPS.has(id)) releaseBroker ??= await takeBrokerRate(ctx.identity, `${op.key} with the broker key`);
     const forbidden = fundWriteForbidden(op, s);
     if (forbidden) return { notApplicable: forbidden };
+    // A fund-moving write waits while another check compares the account's balances (the conservation property).
+    if (id in FUND_WRITES) releaseFunds ??= await takeLease(ctx.identity, FUNDS_LEASE, `${op.key} moves the account's funds`);
     const role = (credential ?? roleOf(op, ctx.secrets)) as KeyRole;
     if (op.security.length && !hasRole(ctx.secrets, role)) return { notApplicable: `the profile names no ${role} key (credentials.${role})` };
     // A profile with a read-only key alone sends no write as a valid request, nor what the document refuses such a key (scope.ts).

@@ -4,33 +4,10 @@
  * orders must stay open while it looks, holds this lease for as short a time as it can.
  */
 import type { Identity } from '../../harness/fixtures.ts';
-import { Inconclusive } from '../../harness/verdicts.ts';
+import { OPEN_ORDERS_LEASE, takeLease, withLease } from './leases.ts';
 
-export const OPEN_ORDERS_LEASE = 'unified-exchange-open-orders';
+export { OPEN_ORDERS_LEASE };
 
-/**
- * Takes the lease and gives the function that releases it at once. The fixture releases a test's leases again when it
- * ends, by file name: the lease's own release is made a no-op once done, so that it never frees the lease of the test
- * that took it next.
- */
-export async function takeOpenOrders(identity: Identity, what: string, waitMs = 60_000): Promise<() => void> {
-  const lease = await identity.lease(OPEN_ORDERS_LEASE, [0], waitMs);
-  if (!lease) throw new Inconclusive(`${what}: the account's open orders stayed in another test's hands for ${waitMs / 1000} s`);
-  const release = lease.release;
-  let released = false;
-  lease.release = () => {
-    if (!released) release();
-    released = true;
-  };
-  return () => lease.release();
-}
+export const takeOpenOrders = (identity: Identity, what: string, waitMs = 60_000): Promise<() => void> => takeLease(identity, OPEN_ORDERS_LEASE, what, waitMs);
 
-/** Runs `body` while holding the lease, released as soon as `body` ends. */
-export async function withOpenOrders<T>(identity: Identity, what: string, body: () => Promise<T>, waitMs = 60_000): Promise<T> {
-  const release = await takeOpenOrders(identity, what, waitMs);
-  try {
-    return await body();
-  } finally {
-    release();
-  }
-}
+export const withOpenOrders = <T>(identity: Identity, what: string, body: () => Promise<T>, waitMs = 60_000): Promise<T> => withLease(identity, OPEN_ORDERS_LEASE, what, body, waitMs);

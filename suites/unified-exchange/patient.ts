@@ -5,8 +5,9 @@
  * the deployment limits requests, a refusal with that status is taken as a possible throttle and asked again.
  */
 import { isRefused, isThrottled } from '../../harness/answers.ts';
-import { Inconclusive } from '../../harness/verdicts.ts';
 import type { Identity } from '../../harness/fixtures.ts';
+import { BROKER_RATE_LEASE, takeLease } from './leases.ts';
+import { keyedPacer } from './pacing.ts';
 import type { Client, Reply, RequestSpec } from '../../harness/http/client.ts';
 import type { UnifiedExchangeSettings } from '../../interfaces/unified-exchange/settings.ts';
 
@@ -17,29 +18,27 @@ export function mayBeThrottled(r: Reply, s: Pick<UnifiedExchangeSettings, 'rateL
   return isThrottled(r) || (s.rateLimits === 'per-uid-and-ip' && isRefused(r) && r.status === s.refusalStatus.throttle);
 }
 
+/**
+ * Public reads are limited per IP (20 a second per operation in the reference's reading): two workers each pacing
+ * theirs under 9 a second leave the operation room, so that one check's burst (the book property's) never starves
+ * another check's single read of its answer.
+ */
+const publicPace = keyedPacer(9);
+
 /** Sends a request, and again (up to `tries` times in all, a second apart) while its answer may be a throttle. */
 export async function sendPatiently(api: Client, request: RequestSpec, s: Pick<UnifiedExchangeSettings, 'rateLimits' | 'refusalStatus'>, tries = 3): Promise<Reply> {
+  const limited = s.rateLimits === 'per-uid-and-ip' && !request.authenticate;
+  if (limited) await publicPace(request.path.split('?')[0]!);
   let r = await api.send(request);
   for (let i = 1; i < tries && mayBeThrottled(r, s); i++) {
     await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+    if (limited) await publicPace(request.path.split('?')[0]!);
     r = await api.send({ ...request, label: `${request.label ?? `${request.method} ${request.path}`} (again: it may have been throttled)` });
   }
   return r;
 }
 
-/**
- * The broker key's requests of a second are counted together (20 per UID): the check that fills a second on purpose
- * (U-LIMIT-BROKER-RATE) holds this lease, and so does every other check while it sends the broker key's requests, so
- * that none of them is throttled by another's burst. Released at once by the function returned.
- */
-export const BROKER_RATE_LEASE = 'unified-exchange-broker-rate';
+/** The broker key's requests of a second are counted together (20 per UID): see leases.ts. */
+export { BROKER_RATE_LEASE } from './leases.ts';
 
-export async function takeBrokerRate(identity: Identity, what: string, waitMs = 60_000): Promise<() => void> {
-  const lease = await identity.lease(BROKER_RATE_LEASE, [0], waitMs);
-  if (!lease) throw new Inconclusive(`${what}: the broker key's requests stayed in another test's hands for ${waitMs / 1000} s`);
-  let released = false;
-  return () => {
-    if (!released) lease.release();
-    released = true;
-  };
-}
+export const takeBrokerRate = (identity: Identity, what: string, waitMs = 60_000): Promise<() => void> => takeLease(identity, BROKER_RATE_LEASE, what, waitMs);

@@ -26,7 +26,7 @@ const NEEDS_BROKER: RequirementId[] = ['U-AUTH-BROKER', 'U-BROKER-CREATE', 'U-BR
 const NEEDS_PEER: RequirementId[] = ['U-ORDER-LOOKUP-OTHER-ACCOUNT', 'U-CANCEL-OTHER-ACCOUNT'];
 /** Per fund-moving write (operation id), the requirements whose checks need it accepted. */
 const FUND_WRITE_REQUIREMENTS: Record<FundWrite, RequirementId[]> = {
-  transfer: ['U-TRANSFER', 'U-TRANSFER-BALANCE'],
+  transfer: ['U-TRANSFER', 'U-TRANSFER-BALANCE', 'U-TRANSFER-SAME-TYPE', 'U-FUNDS-CONSERVED'],
   withdraw: ['U-WITHDRAW', 'U-WITHDRAW-IDEMPOTENT', 'U-WITHDRAW-RECORDED'],
   createSubAccount: ['U-SUB-CREATE', 'U-SUB-LISTED'],
   repayLiabilities: ['U-ACCT-REPAY'],

@@ -9,16 +9,20 @@
  * - U-NS-LEVERAGE-RANGE: one-to-max, 1 to the maximum (125 futures, 10 margin) with decimals, or whole-to-hundred;
  * - U-NS-TRANSFER-PAIRS: unified-pairs, between uta, spot, p2p and isolated-margin (the types a unified account keeps),
  *   or all-pairs, any two different types;
- * - U-NS-RECORD-MEMBERS: public-exchange-members, or documented-only (other names).
+ * - U-NS-RECORD-MEMBERS: public-exchange-members, or documented-only (other names);
+ * - U-NS-FUNDING-ACCOUNT: the funding assets show spot, or p2p (state.ts fundingType);
+ * - U-NS-FEES: no-fees, or transfer-fee, 0.1% of a transfer's amount taken from the source beyond it.
  */
 import { accepted, refused, type Caller, type Outcome, type PartOptions } from '../contract.ts';
 import { dec, decimal, given, text } from '../market/params.ts';
 import { COINS, COIN_PRICES, FUTURES, isCoin, marketOf } from '../market/symbols.ts';
 import { first, missing, outside, YES_NO } from './check.ts';
 import { isRefusal, pageLimit, pageOf, timeRange, type Refusal } from './paging.ts';
-import { ACCOUNT_TYPES, balanceOf, isAccountType, post, type AccountType, type FundsStore } from './state.ts';
+import { ACCOUNT_TYPES, balanceOf, fundingType, isAccountType, post, type AccountType, type FundsStore } from './state.ts';
 
 const MODES = ['basic', 'advanced', 'delta', 'isolated'] as const;
+/** The share of a transfer's amount taken as its fee in the transfer-fee reading of U-NS-FEES. */
+export const TRANSFER_FEE = 0.001;
 const LEVERAGE_CATEGORIES = ['MARGIN', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'] as const;
 const publicMembers = (options: PartOptions) => options.reading('U-NS-RECORD-MEMBERS') !== 'documented-only';
 
@@ -44,7 +48,8 @@ export function fundingAssets(options: PartOptions, store: FundsStore, caller: C
   const coins = coin !== undefined ? (isCoin(coin) ? [coin] : []) : COINS;
   return accepted(
     coins.map((c) => {
-      const b = dec(balanceOf(state, 'spot', c));
+      // funding-assets-stale: the balance the account was seeded with, whatever has moved since.
+      const b = dec(options.fault('funding-assets-stale') ? (store.seeded(caller.account.uid)[c] ?? 0) : balanceOf(state, fundingType(options), c));
       return publicMembers(options) ? { coin: c, available: b, frozen: '0', balance: b } : { asset: c, free: b, locked: '0' };
     }),
   );
@@ -126,7 +131,7 @@ export function setLeverage(options: PartOptions, store: FundsStore, caller: Cal
 
 /** Whether a unified account transfers between two types (U-NS-TRANSFER-PAIRS). */
 export function pairAllowed(options: PartOptions, from: AccountType, to: AccountType): boolean {
-  if (from === to) return false;
+  if (from === to) return options.fault('transfer-same-type-accepted');
   if (options.reading('U-NS-TRANSFER-PAIRS') === 'all-pairs') return true;
   // A unified account merges the futures and cross-margin accounts into uta; spot, p2p and isolated margin stay apart.
   const kept: readonly AccountType[] = ['uta', 'spot', 'p2p', 'isolated-margin'];
@@ -161,15 +166,19 @@ export function transfer(options: PartOptions, store: FundsStore, caller: Caller
   const state = store.account(caller.account.uid);
   const held = balanceOf(state, from, coin);
   const now = options.now();
-  if (amount > held) {
+  // U-NS-FEES transfer-fee: a share of the amount taken from the source beyond it (settings.fees.transfer states it).
+  const fee = options.reading('U-NS-FEES') === 'transfer-fee' ? amount * TRANSFER_FEE : 0;
+  if (amount + fee > held) {
     if (params.allowBorrow === 'yes' && from === 'uta' && held > 0) {
       // The shortfall is borrowed: a liability that repayLiabilities pays back.
-      state.liabilities[coin] = (state.liabilities[coin] ?? 0) + (amount - held);
-      post(store, state, from, coin, amount - held, 'borrow', now);
-    } else if (!options.fault('transfer-overdraft')) return refused('state', `${from} holds ${dec(held)} ${coin}, less than ${dec(amount)}`);
+      state.liabilities[coin] = (state.liabilities[coin] ?? 0) + (amount + fee - held);
+      post(store, state, from, coin, amount + fee - held, 'borrow', now);
+    } else if (!options.fault('transfer-overdraft')) return refused('state', `${from} holds ${dec(held)} ${coin}, less than ${dec(amount + fee)}`);
   }
-  post(store, state, from, coin, -amount, 'transfer_out', now);
-  post(store, state, to, coin, amount, 'transfer_in', now);
+  // transfer-credits-without-debit creates the amount; transfer-credit-lost destroys it.
+  if (!options.fault('transfer-credits-without-debit')) post(store, state, from, coin, -amount, 'transfer_out', now);
+  if (fee > 0) post(store, state, from, coin, -fee, 'transfer_fee', now);
+  if (!options.fault('transfer-credit-lost')) post(store, state, to, coin, amount, 'transfer_in', now);
   return accepted({ transferId: store.nextId(), clientOid: '' });
 }
 

@@ -13,6 +13,8 @@ import { BOOK_ADDRESS } from './withdrawals.ts';
  * wrong request it takes, or, for the two effects judged beside the controls, a repeated withdrawal and a loan repaid
  * in full.
  */
+const UNFUNDED_SENDS_NO_TRANSFER = 'unfunded accounts (settings.funded false) have nothing to transfer: the conservation property sends none';
+
 export const fundsFaults = [
   {
     name: 'chain-not-required',
@@ -88,6 +90,31 @@ export const fundsFaults = [
     violates: ['U-COPY-TRANSFER-MAX'],
     keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts make copyTransfer a write the profile (settings.funded false) leaves unsent' },
   },
+  // Judged by the conservation property (suites/unified-exchange/funds-conservation.spec.ts).
+  {
+    name: 'transfer-credits-without-debit',
+    description: 'A transfer credits the destination without debiting the source: every transfer creates its amount.',
+    violates: ['U-FUNDS-CONSERVED'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': UNFUNDED_SENDS_NO_TRANSFER },
+  },
+  {
+    name: 'transfer-credit-lost',
+    description: 'A transfer debits the source and never credits the destination: every transfer destroys its amount.',
+    violates: ['U-FUNDS-CONSERVED'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': UNFUNDED_SENDS_NO_TRANSFER },
+  },
+  {
+    name: 'funding-assets-stale',
+    description: 'The funding assets show what the account was first funded with, whatever has moved since.',
+    violates: ['U-FUNDS-CONSERVED'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': UNFUNDED_SENDS_NO_TRANSFER },
+  },
+  {
+    name: 'transfer-same-type-accepted',
+    description: 'A transfer whose toType is its fromType is accepted (and moves nothing) instead of being refused.',
+    violates: ['U-TRANSFER-SAME-TYPE'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': UNFUNDED_SENDS_NO_TRANSFER },
+  },
 ] as const satisfies readonly Fault[];
 
 /**
@@ -108,7 +135,7 @@ export const fundsReadings = [
     point: 'U-NS-ACCOUNT-STATE',
     readings: [
       { name: 'funded', settings: { funded: true } },
-      { name: 'unfunded', settings: { funded: false } },
+      { name: 'unfunded', settings: { funded: false }, leavesLittleToJudge: 'no order, transfer or other fund write can be made right, so no control is sent' },
     ],
   },
   { point: 'U-NS-ACCOUNT-MODE-SWITCH', readings: [{ name: 'switch-anytime' }, { name: 'flat-account-only' }] },
@@ -207,5 +234,21 @@ export const fundsReadings = [
   // take the default's 90 away (see the report).
   { point: 'U-NS-TIME-RANGE', readings: [{ name: 'ninety-days', settings: { timeRange: { maxSpanDays: 90 } } }, { name: 'unbounded', settings: { timeRange: { maxSpanDays: 0 } } }] },
   { point: 'U-NS-REVERSED-RANGE', readings: [{ name: 'refused' }, { name: 'empty' }] },
-  { point: 'U-NS-RECORD-MEMBERS', readings: [{ name: 'public-exchange-members' }, { name: 'documented-only' }] },
+  // Documented-only funding assets hold what is available under free (balances.ts).
+  { point: 'U-NS-RECORD-MEMBERS', readings: [{ name: 'public-exchange-members' }, { name: 'documented-only', settings: { balances: { available: { funding: 'free' } } } }] },
+  {
+    point: 'U-NS-FUNDING-ACCOUNT',
+    readings: [
+      { name: 'spot-is-funding', settings: { balances: { fundingType: 'spot' } } },
+      { name: 'p2p-is-funding', settings: { balances: { fundingType: 'p2p' } } },
+    ],
+  },
+  {
+    point: 'U-NS-FEES',
+    readings: [
+      { name: 'no-fees', settings: { fees: { transfer: 0 } } },
+      // The profile states the fee's share (balances.ts TRANSFER_FEE).
+      { name: 'transfer-fee', settings: { fees: { transfer: 0.001 } } },
+    ],
+  },
 ] as const satisfies readonly OpenPointReadings[];

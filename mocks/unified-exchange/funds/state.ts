@@ -5,8 +5,9 @@
  *
  * Shallow on purpose (the full semantics are a later issue): balances are plain numbers per coin, nothing here talks to
  * trading's balances, and an account is seeded the first time it is seen, as U-NS-ACCOUNT-STATE says: funded, 100000
- * USDT and 10 BTC in the unified account and in spot (the default transfer pair, settings.transferPair, moves from
- * spot) and 1000 USDT in the copy-trading lead account; unfunded, nothing at all.
+ * USDT and 10 BTC in the unified account, in spot (the default transfer pair, settings.transferPair, moves from spot)
+ * and in the funding account where that is p2p (U-NS-FUNDING-ACCOUNT), and 1000 USDT in the copy-trading lead
+ * account; unfunded, nothing at all.
  */
 import type { PartOptions } from '../contract.ts';
 
@@ -147,6 +148,12 @@ export interface Ad {
 
 const SEED: Record<string, number> = { USDT: 100000, BTC: 10 };
 
+/**
+ * The account type the funding assets show and withdrawals are paid from (U-NS-FUNDING-ACCOUNT): spot, or p2p (the
+ * public exchange's funding account was once its P2P account).
+ */
+export const fundingType = (options: PartOptions): AccountType => (options.reading('U-NS-FUNDING-ACCOUNT') === 'p2p-is-funding' ? 'p2p' : 'spot');
+
 export class FundsStore {
   private readonly accounts = new Map<string, AccountState>();
   private id = 0;
@@ -183,6 +190,7 @@ export class FundsStore {
       for (const [coin, amount] of Object.entries(SEED)) {
         balances.uta[coin] = amount;
         balances.spot[coin] = amount;
+        balances[fundingType(this.options)][coin] = amount;
         const deposit: Deposit = { orderId: this.nextId(), coin, chain: coin === 'BTC' ? 'BTC' : 'TRC20', size: amount * 2, address: `seed-${uid}-${coin}`, ts: at, status: 'success' };
         state.deposits.push(deposit);
         state.ledger.push({ id: this.nextId(), category: 'SPOT', coin, type: 'deposit', amount: amount * 2, ts: at });
@@ -191,6 +199,12 @@ export class FundsStore {
     }
     this.accounts.set(uid, state);
     return state;
+  }
+
+  /** What an account's funding balance held when it was first seen (a fault's stale read shows it). */
+  seeded(uid: string): Record<string, number> {
+    const funded = this.options.reading('U-NS-ACCOUNT-STATE') !== 'unfunded' && this.options.settings.funded !== false;
+    return funded ? SEED : {};
   }
 
   /** Whether a uid is an account this part has seen or made (an internal transfer's target). */

@@ -7,7 +7,7 @@
  * - U-NS-CLIENTOID-REPEAT (trading's point; withdrawals follow it): a repeated clientOid is refused, or answered with
  *   the first withdrawal's orderId; it never withdraws twice;
  * - U-NS-TIME-RANGE, U-NS-REVERSED-RANGE, U-NS-LIST-SHAPE, U-NS-RECORD-MEMBERS for the records.
- * Withdrawals are paid from the spot (funding) balance and settle at once.
+ * Withdrawals are paid from the funding account (U-NS-FUNDING-ACCOUNT: spot, or p2p) and settle at once.
  */
 import { accepted, refused, type Caller, type Outcome, type PartOptions } from '../contract.ts';
 import { listData } from '../market/lists.ts';
@@ -15,7 +15,7 @@ import { dec, decimal, given, text, unit, whole } from '../market/params.ts';
 import { isCoin } from '../market/symbols.ts';
 import { first, missing, outside } from './check.ts';
 import { isRefusal, timeRange } from './paging.ts';
-import { balanceOf, post, type FundsStore, type Withdrawal } from './state.ts';
+import { balanceOf, fundingType, post, type FundsStore, type Withdrawal } from './state.ts';
 
 /** The chains of each coin, the first its default; the networks that need a memo (tag). */
 export const CHAINS: Readonly<Record<string, readonly string[]>> = { USDT: ['TRC20', 'ERC20'], USDC: ['ERC20'], ETH: ['ERC20'], BTC: ['BTC'] };
@@ -79,10 +79,11 @@ export function withdraw(options: PartOptions, store: FundsStore, caller: Caller
       return refused('state', `clientOid ${clientOid} was used before`);
     }
   }
-  const held = balanceOf(state, 'spot', coin);
+  const funding = fundingType(options);
+  const held = balanceOf(state, funding, coin);
   if (size > held) return refused('state', `the account holds ${dec(held)} ${coin}, less than ${dec(size)}`);
   const now = options.now();
-  post(store, state, 'spot', coin, -size, 'withdraw', now);
+  post(store, state, funding, coin, -size, 'withdraw', now);
   const record: Withdrawal = {
     orderId: store.nextId(),
     ...(clientOid !== undefined ? { clientOid } : {}),
@@ -97,7 +98,7 @@ export function withdraw(options: PartOptions, store: FundsStore, caller: Caller
   };
   state.withdrawals.push(record);
   // An internal transfer to an account this part knows credits its spot balance.
-  if (!onChain && store.known(address)) post(store, store.account(address), 'spot', coin, size, 'internal_transfer_in', now);
+  if (!onChain && store.known(address)) post(store, store.account(address), funding, coin, size, 'internal_transfer_in', now);
   return accepted({ orderId: record.orderId, ...(clientOid !== undefined ? { clientOid } : {}) });
 }
 

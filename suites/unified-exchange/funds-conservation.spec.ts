@@ -1,0 +1,259 @@
+/**
+ * Conservation of the unified account's funds, as a model-based property (issue 24): generated sequences of transfers
+ * between the account types of the trading key's account, each followed by the reads that show the types it touched
+ * (funds-model.ts, balance-reads.ts). An accepted transfer must move its amount (less at most the fee the profile
+ * allows, U-NS-FEES); a refused one must move nothing; a transfer to the type it comes from must be refused, beside
+ * the same transfer to another type, accepted (U-TRANSFER-SAME-TYPE).
+ *
+ * The types are the funding account and uta, which the reads show, and the other end of the profile's pair
+ * (settings.transferPair), which none shows: what it was given, it must give back. The pairs are the profile's (both
+ * ways) and funding <-> uta where transferable-coins answers for it (U-NS-TRANSFER-PAIRS). Transfers are small (1 to 3
+ * units of the quote coin), sent only where settings.fundWrites names transfer, and what the accepted ones moved is put
+ * back when the test ends (netted: a few transfers), through the write journal, so that an interrupted run's are put
+ * back by `npm run restore`. The test holds the funds lease (leases.ts): no other check moves the account's funds meanwhile.
+ */
+import fc from 'fast-check';
+import type { RequirementId } from '../../generated/unified-exchange.ts';
+import { isAccepted, isRefused, mustBeRefused, type Control } from '../../harness/answers.ts';
+import { fitTimeout } from '../../harness/budget.ts';
+import type { Client, Reply } from '../../harness/http/client.ts';
+import { depthFactor } from '../../harness/options.ts';
+import type { LoadedSpec } from '../../harness/spec/types.ts';
+import { commandProperty, type Step } from '../../harness/stateful.ts';
+import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
+import { readBalance, readOf, type BalanceRead } from './balance-reads.ts';
+import { FundsModel } from './funds-model.ts';
+import { FUNDS_LEASE, takeLease } from './leases.ts';
+import { rolesOf, settingsOf } from './profile.ts';
+import { servedOp, withQuery, type Settings } from './requests.ts';
+import { putBack, transferSender, type TransfersUndo } from './restore.ts';
+import { keyedPacer } from './pacing.ts';
+import { uxScope } from './scope.ts';
+import { reqTags } from './tags.ts';
+import { test } from './test.ts';
+
+const CONSERVED: RequirementId = 'U-FUNDS-CONSERVED';
+const SAME_TYPE: RequirementId = 'U-TRANSFER-SAME-TYPE';
+const REQUIREMENTS: RequirementId[] = [CONSERVED, SAME_TYPE];
+const CASES = 100;
+const MAX_STEPS = 6;
+/** A step sends at most a transfer, its control and two reads; a case starts with two reads. */
+const REQUESTS_PER_CASE = MAX_STEPS * 4 + 2;
+
+interface Real {
+  api: Client;
+  spec: LoadedSpec;
+  s: Settings;
+  coin: string;
+  /** The types a read shows, read at the start of each case. */
+  shown: string[];
+  /** The last read of each type: the evidence beside a transfer that disagrees with it. */
+  last: Map<string, Reply>;
+  /** Waits, where the profile states per-UID rate limits, until the operation has room in its second. */
+  pace: (operationId: string) => Promise<void>;
+  /** Records an accepted transfer in the test's undo. */
+  moved: (move: TransfersUndo['moves'][number]) => void;
+}
+
+type Edge = { from: string; to: string };
+type ConservationStep = Step<Model, Real>;
+
+/** The model of one case, and whether a read it could not make has ended the case. */
+class Model extends FundsModel {
+  lost = false;
+}
+
+test.describe('conservation of funds', () => {
+  test(
+    'funds conservation, model-based property: transfers between the account types move exactly their amount, and a refused one moves nothing',
+    { tag: reqTags(...REQUIREMENTS) },
+    async ({ api, spec, profile, target, writes, identity, property, notApplicable, notTested }, testInfo) => {
+      const s = settingsOf(profile);
+      const scope = uxScope(s, { writes: profile.writes && writes.allowed, roles: rolesOf(profile) });
+      const judged = REQUIREMENTS.filter((id) => {
+        const why = scope.requirements[id];
+        if (why) notApplicable(id, why);
+        return !why;
+      });
+      if (judged.length === 0) return;
+      fitTimeout(testInfo, { requests: CASES * depthFactor() * REQUESTS_PER_CASE + 40, waitMs: 60_000 }, profile, !target.reference);
+      const release = await takeLease(identity, FUNDS_LEASE, 'the conservation property');
+      try {
+        const coin = s.markets.coins.quote;
+        // Every accepted transfer is put back when the test ends, netted (restore.ts): journalled before the first
+        // is sent, each appended once acknowledged.
+        const moves: TransfersUndo['moves'] = [];
+        const undo: TransfersUndo = { kind: 'transfers', credential: 'trade', coin, moves: [] };
+        const more = writes.intend('POST /api/v3/account/transfer', `put back what the conservation property's transfers of ${coin} moved`, undo, async () => {
+          if (moves.length === 0) return 'nothing';
+          const refused = await putBack(moves, s.fees.transfer, transferSender(api, undo, 'undo'));
+          if (refused.length) throw new Error(`moving back ${refused.join(', ')} was refused`);
+          return 'undone';
+        });
+        // Under stated per-UID limits (20 a second for each private operation), each operation's requests are paced under them.
+        const paced = keyedPacer(18);
+        const real: Real = {
+          api, spec, s, coin, shown: [], last: new Map(),
+          pace: (op) => (s.rateLimits === 'per-uid-and-ip' ? paced(op) : Promise.resolve()),
+          moved: (m) => {
+            moves.push(m);
+            more({ moves: [m] });
+          },
+        };
+        const found = await discover(real);
+        if ('notTested' in found) return judged.forEach((id) => notTested(id, found.notTested));
+        real.shown = found.types.filter((t) => readOf(s, t));
+        await property(
+          commandProperty<Model, Real>({
+            id: 'unified-exchange-funds-conservation',
+            requirements: judged,
+            runs: CASES,
+            maxSteps: MAX_STEPS,
+            steps: steps(found.types, found.edges, judged),
+            setup: async () => {
+              const model = new Model(s.fees.transfer);
+              for (const t of found.types) model.start(t);
+              for (const t of real.shown) {
+                const r = await read(real, t, `what ${t} holds of ${coin} as the case starts`);
+                if ('unreadable' in r) throw new Inconclusive(r.unreadable);
+                model.start(t, r.amount);
+              }
+              return { model, real };
+            },
+          }),
+        );
+      } finally {
+        release();
+      }
+    },
+  );
+});
+
+/**
+ * The account types and pairs the property moves funds between, or why it cannot: the profile's pair, both ways, and
+ * the funding account <-> uta where transferable-coins lists the coin for both ways; at least one type a read shows.
+ */
+async function discover(r: Real): Promise<{ types: string[]; edges: Edge[] } | { notTested: string }> {
+  const { s } = r;
+  if (!s.funded) return { notTested: 'the profile says the accounts hold no funds (settings.funded false)' };
+  if (!s.fundWrites.includes('transfer')) return { notTested: 'the profile does not name transfer in settings.fundWrites: no transfer is sent' };
+  const pair = s.transferPair;
+  const edges: Edge[] = [
+    { from: pair.fromType, to: pair.toType },
+    { from: pair.toType, to: pair.fromType },
+  ];
+  const funding = s.balances.fundingType;
+  const between = [funding, 'uta'];
+  if (!between.every((t) => [pair.fromType, pair.toType].includes(t))) {
+    const listed = await Promise.all([
+      transferable(r, funding, 'uta'),
+      transferable(r, 'uta', funding),
+    ]);
+    if (listed.every(Boolean)) edges.push({ from: funding, to: 'uta' }, { from: 'uta', to: funding });
+  }
+  const types = [...new Set(edges.flatMap((e) => [e.from, e.to]))];
+  if (!types.some((t) => readOf(s, t))) return { notTested: `no read shows ${pair.fromType} or ${pair.toType} (the account assets show uta, the funding assets ${funding}), and the account does not transfer between ${funding} and uta` };
+  // Each read that will judge must be readable now, or the property would judge nothing.
+  for (const t of types.filter((x) => readOf(s, x))) {
+    const b = await read(r, t, `can the reads show what ${t} holds of ${r.coin}?`);
+    if ('unreadable' in b) return { notTested: b.unreadable };
+  }
+  return { types, edges };
+}
+
+async function transferable(r: Real, fromType: string, toType: string): Promise<boolean> {
+  const op = servedOp(r.spec, 'getTransferableCoins');
+  await r.pace('getTransferableCoins');
+  const reply = await r.api.send({ method: 'GET', path: withQuery(op.path, { fromType, toType }), authenticate: true, credential: 'trade', label: `does the account transfer ${r.coin} from ${fromType} to ${toType}?` });
+  return isAccepted(reply) && JSON.stringify((reply.json as { data?: unknown } | undefined)?.data ?? '').includes(`"${r.coin}"`);
+}
+
+async function read(r: Real, type: string, label: string): Promise<BalanceRead> {
+  await r.pace(readOf(r.s, type) ?? type);
+  const b = await readBalance(r.api, r.spec, r.s, type, r.coin, 'trade', label);
+  if (!('unreadable' in b)) r.last.set(type, b.reply);
+  return b;
+}
+
+/** Sends a transfer; an accepted one is recorded in the test's undo (journalled, for an interrupted run). */
+async function transfer(r: Real, from: string, to: string, amount: number, label: string): Promise<Reply> {
+  await r.pace('transfer');
+  const reply = await r.api.send({ method: 'POST', path: servedOp(r.spec, 'transfer').path, json: { fromType: from, toType: to, coin: r.coin, amount: String(amount) }, authenticate: true, credential: 'trade', label });
+  if (isAccepted(reply) && from !== to) r.moved({ fromType: from, toType: to, amount: String(amount) });
+  return reply;
+}
+
+/**
+ * Reads each type a read shows among `types` and compares it with the model. A read that cannot be made ends the case
+ * undecided; one outside the model's bounds breaks conservation, with the transfers and both reads as evidence.
+ */
+async function judgeReads(m: Model, r: Real, types: string[], what: string, sent: Reply[], saw: (id: string, why?: string) => void): Promise<boolean> {
+  for (const t of types.filter((x) => r.shown.includes(x))) {
+    const before = r.last.get(t);
+    const b = await read(r, t, `what ${t} holds of ${r.coin} after ${what}`);
+    if ('unreadable' in b) {
+      m.lost = true;
+      saw(CONSERVED, b.unreadable);
+      return false;
+    }
+    const expected = m.expected(t);
+    if (!m.agrees(t, b.amount, b.unit)) {
+      throw new RequirementViolation(
+        CONSERVED,
+        `after ${what}, ${t} shows ${b.amount} ${r.coin}`,
+        `${expected} ${r.coin}, what it showed before moved by the transfers the target accepted`,
+        [...(before ? [before.exchange] : []), ...sent.map((x) => x.exchange), b.reply.exchange],
+      );
+    }
+  }
+  return true;
+}
+
+function steps(types: string[], edges: Edge[], judged: RequirementId[]): Array<fc.Arbitrary<ConservationStep>> {
+  const units = fc.integer({ min: 1, max: 3 });
+  const move = (e: Edge, amount: number): ConservationStep => ({
+    describe: () => `transfer ${amount} from ${e.from} to ${e.to}`,
+    testing: [CONSERVED],
+    applies: (m) => !m.lost && m.canMove(e.from, amount),
+    run: async (m, r, saw) => {
+      const what = `a transfer of ${amount} ${r.coin} from ${e.from} to ${e.to}`;
+      const reply = await transfer(r, e.from, e.to, amount, what);
+      if (isAccepted(reply)) m.transfer(e.from, e.to, amount);
+      else if (!isRefused(reply)) {
+        // A 5xx or a throttle leaves it unknown whether the funds moved: the case ends undecided.
+        m.lost = true;
+        return saw(CONSERVED, `${what} was answered ${reply.status}: whether it moved anything cannot be told`);
+      }
+      if (await judgeReads(m, r, [e.from, e.to], `${what}, ${isAccepted(reply) ? 'accepted' : `refused (${reply.status})`}`, [reply], saw)) saw(CONSERVED);
+    },
+  });
+  const sameType = (type: string, to: string, amount: number): ConservationStep => ({
+    describe: () => `transfer ${amount} from ${type} to ${type}, then to ${to} (the control)`,
+    testing: [SAME_TYPE, CONSERVED],
+    applies: (m) => !m.lost && m.canMove(type, amount),
+    run: async (m, r, saw) => {
+      const what = `a transfer of ${amount} ${r.coin} from ${type} to ${type}`;
+      const wrong = await transfer(r, type, type, amount, what);
+      if (!isAccepted(wrong) && !isRefused(wrong)) {
+        m.lost = true;
+        return saw(CONSERVED, `${what} was answered ${wrong.status}: whether it moved anything cannot be told`);
+      }
+      const control = await transfer(r, type, to, amount, `the same transfer to ${to} (control)`);
+      if (isAccepted(control)) m.transfer(type, to, amount);
+      else if (!isRefused(control)) m.lost = true;
+      if (judged.includes(SAME_TYPE)) {
+        try {
+          mustBeRefused(SAME_TYPE, wrong, what, { control: control as Control });
+          saw(SAME_TYPE);
+        } catch (e) {
+          if (!(e instanceof Inconclusive)) throw e;
+          saw(SAME_TYPE, e.message);
+        }
+      }
+      if (!m.lost && (await judgeReads(m, r, [type, to], `${what} and its control`, [wrong, control], saw))) saw(CONSERVED);
+    },
+  });
+  const out: Array<fc.Arbitrary<ConservationStep>> = [fc.tuple(fc.constantFrom(...edges), units).map(([e, n]) => move(e, n))];
+  if (types.length > 0) out.push(fc.tuple(fc.constantFrom(...edges), units).map(([e, n]) => sameType(e.from, e.to, n)));
+  return out;
+}

@@ -27,6 +27,15 @@ export function laterReadings(catalogues: Catalogues, interfaceName: string): As
   return (catalogues[interfaceName] ?? []).flatMap((p) => p.readings.slice(2).map((r) => ({ interfaceName, point: p.point, reading: r.name })));
 }
 
+/**
+ * The first other readings that leave most checks nothing to judge (Reading.leavesLittleToJudge: accounts without
+ * funds): the self-test runs them beside the later readings, and the "other readings" run keeps their points at the
+ * default, so that every other point's reading is judged by the checks it meets.
+ */
+export function readingsLeavingLittle(catalogues: Catalogues, interfaceName: string): AskedReading[] {
+  return (catalogues[interfaceName] ?? []).filter((p) => p.readings[1].leavesLittleToJudge).map((p) => ({ interfaceName, point: p.point, reading: p.readings[1].name }));
+}
+
 /** The first other reading of every point of an interface: its "other readings" configuration. */
 export function firstOtherReadings(catalogues: Catalogues, interfaceName: string): AskedReading[] {
   return (catalogues[interfaceName] ?? []).map((p) => ({ interfaceName, point: p.point, reading: p.readings[1].name }));

@@ -3,7 +3,7 @@
  * faults run in the other readings too. Derived from each spec's open points and each reference's catalogue.
  */
 import type { Fault } from '../harness/reference.ts';
-import { laterReadings, type AskedReading } from '../harness/readings.ts';
+import { laterReadings, readingsLeavingLittle, type AskedReading } from '../harness/readings.ts';
 import { CATALOGUES, REGISTRY } from './interfaces.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 
@@ -19,7 +19,8 @@ function requirementsOf(r: AskedReading): string[] {
 
 /**
  * Every other reading that the "other readings" run does not take (that run takes the first other reading of every
- * point at once, with every test at the default depth): the later readings, a few to a run, with the tests of the
+ * point at once, with every test at the default depth, but for those that leave little to judge): the later readings
+ * and those, a few to a run, with the tests of the
  * requirements their points meet. Every reading is thus run once in a mix of correct readings. A run takes up to
  * `perRun` readings of one interface, each of another point: any mix of correct readings is a correct deployment, so
  * a mix that fails is a false alarm all the same (the run's name lists its readings). Readings of different
@@ -36,7 +37,8 @@ export function readingLanes(
   judged: (interfaceName: string, requirement: string) => boolean = () => true,
   perRun = 24,
 ): Array<{ interfaces: string[]; readings: AskedReading[]; grep: string }> {
-  const perInterface = interfaces.map((name) => packed(laterReadings(CATALOGUES, name).filter((r) => requirementsOf(r).some((id) => judged(name, id))), perRun));
+  const asked = (name: string) => [...readingsLeavingLittle(CATALOGUES, name), ...laterReadings(CATALOGUES, name)];
+  const perInterface = interfaces.map((name) => packed(asked(name).filter((r) => requirementsOf(r).some((id) => judged(name, id))), perRun));
   const longest = Math.max(0, ...perInterface.map((l) => l.length));
   return Array.from({ length: longest }, (_, i) => {
     const readings = perInterface.flatMap((l) => l[i] ?? []);

@@ -26,7 +26,7 @@ import { summaryProblems } from '../harness/reporter/summary-schema.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import { checkName, consistency, judgeSharedFaultRun, judgeUnstated, judgeValid, neverFlagged, pairKey, readingsOutsideTheirRequirements, unproven, verdictDifferences, type Pair } from './selftest-judge.ts';
-import { firstOtherReadings } from '../harness/readings.ts';
+import { firstOtherReadings, readingsLeavingLittle } from '../harness/readings.ts';
 import { faultsMeetingOpenPoints, readingLanes, tagsOf } from './selftest-readings.ts';
 import { deployTemplate, type TemplateDeployment } from './selftest-template.ts';
 import { BatchSlot } from './selftest-batches.ts';
@@ -144,21 +144,11 @@ if (!values.interface && SHARDED.length) runs.push(...shardRuns);
 // every check), then each later reading in runs of up to 24 per interface (quick depth, the tests of the requirements
 // their points meet).
 const OTHER_READINGS = 'valid reference.yaml in other readings';
-runs.push({ name: OTHER_READINGS, long: true, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--strict', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
-// Where a point's other reading leaves most checks nothing to judge (unified-exchange's unfunded accounts), the other
-// readings once more with that point at its default: each other point's reading is then judged by the checks it meets.
-for (const d of covered) {
-  const points = (CATALOGUES[d.name] ?? []).filter((p) => p.readings[1].leavesLittleToJudge).map((p) => p.point);
-  if (points.length === 0) continue;
-  const readings = firstOtherReadings(CATALOGUES, d.name).filter((r) => !points.includes(r.point));
-  runs.push({
-    name: `${OTHER_READINGS} but ${points.join(', ')}`,
-    long: true,
-    args: ['--target', path.join('targets', 'reference.yaml'), '--interfaces', d.name, '--readings', readings.map((r) => `${r.point}=${r.reading}`).join(','), '--strict'],
-    faults: [],
-    judge: (code, s) => ({ problem: judgeValid(code, s) }),
-  });
-}
+// A point whose first other reading leaves most checks nothing to judge (unified-exchange's unfunded accounts) keeps
+// its default here, and that reading runs in a lane with the later ones.
+const leavingLittle = covered.flatMap((d) => readingsLeavingLittle(CATALOGUES, d.name).map((r) => r.point));
+const otherReadings = leavingLittle.length ? covered.flatMap((d) => firstOtherReadings(CATALOGUES, d.name)).filter((r) => !leavingLittle.includes(r.point)).map((r) => `${r.point}=${r.reading}`).join(',') : 'other';
+runs.push({ name: OTHER_READINGS, long: true, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', otherReadings, '--strict', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
 // The same deployments with a profile that does not state what their testers would: never a failure (a default the
 // harness guessed is not the target's fault), at most untested.
 runs.push({ name: `${OTHER_READINGS}, unstated`, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--unstated', '--strict', '--depth', 'quick', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeUnstated(code, s) }) });

@@ -48,6 +48,12 @@ export interface OperationSource {
    * what the request could change, should a target take it, so that it is put back when the test ends.
    */
   beforeWrite?(op: Operation, request: RequestSpec): Promise<void> | void;
+  /**
+   * Why no request at all may go to this write operation although the profile allows writes (one that moves funds the
+   * profile does not name): then none is sent, not even one a conforming target must refuse, which a broken one could
+   * take.
+   */
+  writeForbidden?(op: Operation): string | undefined;
   /** Undoes what the test's valid requests changed, once it ends. */
   done?(): Promise<void>;
 }
@@ -129,6 +135,7 @@ export function defineGenericChecks(test: SuiteTest, hooks: GenericHooks = {}): 
           const enabled = hooks.enabled?.(op, profile) ?? true;
           // The operation where this target serves it (reports keep naming it by the spec's key).
           const served = targetSpec.operations.find((o) => o.key === op.key) ?? op;
+          const forbiddenWhy = op.write && writes.allowed ? source.writeForbidden?.(served) : undefined;
           const ctx: OperationContext = {
             spec: targetSpec,
             op: served,
@@ -139,7 +146,8 @@ export function defineGenericChecks(test: SuiteTest, hooks: GenericHooks = {}): 
             secrets,
             enabled,
             whenDisabled: hooks.whenDisabled ?? [],
-            writesAllowed: writes.allowed,
+            writesAllowed: writes.allowed && !forbiddenWhy,
+            writeForbiddenWhy: forbiddenWhy,
             baseHeaders: hooks.baseHeaders?.(identity) ?? {},
             valid: async (credential) => (await preparing(op, 'preparing its valid request', () => source.valid?.(op, credential))) ?? specRequest(targetSpec, served, {}, credential),
             unsecured: () => source.unsecured?.(op),

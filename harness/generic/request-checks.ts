@@ -38,8 +38,10 @@ export interface OperationContext {
   enabled: boolean;
   /** Documented statuses that may answer where the operation is switched off. */
   whenDisabled: number[];
-  /** The profile allows writes (a write operation's accepted request would be one). */
+  /** The profile allows writes to this operation (a write operation's accepted request would be one). */
   writesAllowed: boolean;
+  /** Why the profile allows no request to this write operation although it allows writes (it moves funds, say). */
+  writeForbiddenWhy?: string;
   /** Headers every request of the interface carries (a client address), credentials aside. */
   baseHeaders: Record<string, string>;
   /**
@@ -66,7 +68,7 @@ const successes = (op: Operation) => Object.keys(op.responses).filter((s) => /^2
 const writeForbidden = (ctx: OperationContext) => Boolean(ctx.op.write) && ctx.enabled && !ctx.writesAllowed;
 
 async function validOr(ctx: OperationContext, requirement: string, credential?: string): Promise<RequestSpec | Finding> {
-  if (writeForbidden(ctx)) return finding(requirement, 'not-applicable', `${ctx.op.key} writes (${ctx.op.write}) and the profile does not allow writes`);
+  if (writeForbidden(ctx)) return finding(requirement, 'not-applicable', `${ctx.op.key} writes (${ctx.op.write}) and ${ctx.writeForbiddenWhy ?? 'the profile does not allow writes'}`);
   const prepared = await ctx.valid(credential);
   if ('notApplicable' in prepared) return finding(requirement, 'not-applicable', `${ctx.op.key}: ${prepared.notApplicable}`);
   return { ...prepared.request, headers: { ...ctx.baseHeaders, ...prepared.request.headers } };

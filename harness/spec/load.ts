@@ -149,6 +149,7 @@ function flattenOperations(doc: any): Operation[] {
         refusedRoles: refusedRoles(doc, op, security),
         enabledBy: op['x-enabled-by'],
         write: op['x-write'],
+        ...(op['x-moves-funds'] === true ? { movesFunds: true } : {}),
         hasRequestBody: Boolean(body),
         requestBodyRequired: Boolean(body?.required),
         requestSchema: bodySchema,

@@ -68,6 +68,11 @@ export interface Operation {
   refusedRoles: string[];
   enabledBy?: string;
   write?: string;
+  /**
+   * `x-moves-funds`: a write that moves funds or creates accounts. No request of any kind goes to it unless the
+   * profile names it (a suite's settings say where), since a broken target could take even a wrong one.
+   */
+  movesFunds?: boolean;
   hasRequestBody: boolean;
   requestBodyRequired: boolean;
   requestSchema?: unknown;

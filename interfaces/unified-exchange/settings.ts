@@ -251,6 +251,8 @@ export const unifiedExchangeEntry = builtOnce(() => {
       {
         /** The reference answers every write 500: a read-only run passes only if it sends none. */
         writeTripwire: Type.Optional(Type.Boolean()),
+        /** The reference answers every request to a fund-moving operation 500: a run naming no fund write passes only if it sends none. */
+        fundWriteTripwire: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),

@@ -29,6 +29,8 @@ export interface Op {
   write: boolean;
   creates: boolean;
   fundsWrite: boolean;
+  /** x-moves-funds: moves funds or creates accounts (the fund-write tripwire's operations). */
+  movesFunds: boolean;
   /** Under /api/v3/trade/ (the trading operations of U-NS-RATE-LIMITS per-uid-and-ip, 10 a second). */
   trading: boolean;
   broker: boolean;
@@ -61,6 +63,7 @@ export function operationTable(paths: Record<string, string>): OperationTable {
       write: o.write !== undefined,
       creates: CREATING.has(id),
       fundsWrite: FUNDS_WRITES.has(id),
+      movesFunds: o.movesFunds === true,
       trading: o.path.startsWith('/api/v3/trade/'),
       broker: o.path.startsWith('/api/v3/broker/'),
       query: o.parameters.filter((p) => p.in === 'query'),

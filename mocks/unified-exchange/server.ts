@@ -35,6 +35,11 @@ export interface UnifiedExchangeReferenceOptions {
   readings?: Readonly<Record<string, string>>;
   /** Every request to a write operation is answered 500: a read-only run passes only if it sends none. */
   writeTripwire?: boolean;
+  /**
+   * Every request to an operation that moves funds or creates accounts (x-moves-funds) is answered 500: a run whose
+   * profile names none of them in fundWrites passes only if it sends none.
+   */
+  fundWriteTripwire?: boolean;
 }
 
 export async function start(options: ReferenceOptions<UnifiedExchangeSettings, UnifiedExchangeReferenceOptions>): Promise<RunningServer> {
@@ -90,8 +95,10 @@ export async function start(options: ReferenceOptions<UnifiedExchangeSettings, U
 
   const server = http.createServer((req, res) => {
     // The read-only profile's tripwire: a write the harness should never have sent is a server error it cannot miss.
-    const op = options.reference?.writeTripwire ? table.find(req.method ?? '', new URL(req.url ?? '/', 'http://x').pathname) : undefined;
-    if (op?.write) return send(res, answers.failure({ status: 500, code: CODES.server, msg: `write tripwire: ${op.id} sent to a read-only profile` }));
+    const tripwire = options.reference?.writeTripwire || options.reference?.fundWriteTripwire;
+    const op = tripwire ? table.find(req.method ?? '', new URL(req.url ?? '/', 'http://x').pathname) : undefined;
+    if (op?.write && options.reference?.writeTripwire) return send(res, answers.failure({ status: 500, code: CODES.server, msg: `write tripwire: ${op.id} sent to a read-only profile` }));
+    if (op?.movesFunds && options.reference?.fundWriteTripwire) return send(res, answers.failure({ status: 500, code: CODES.server, msg: `fund-write tripwire: ${op.id} sent to a profile that names no fund write` }));
     serve(req).then(
       (reply) => send(res, reply),
       // A bug of the reference (or the fault 5xx-on-bad-input): 500, its message kept for whoever reads the exchange.

@@ -11,7 +11,8 @@
  * sent with the same key and accepted - and the control is a fund-moving write: it is sent only where
  * settings.fundWrites names the operation (on a live target, only where the profile names them; the embedded
  * reference's profile names them, targets/reference.yaml). Without it the rule is "not tested", the wrong requests are
- * still sent (a conforming target refuses them). A control is sent once per test and its acceptance stands for the
+ * still sent where the profile names their operation (a conforming target refuses them); to an operation it does not
+ * name, nothing is sent. A control is sent once per test and its acceptance stands for the
  * later cases of the same operation, so that a run moves little: every accepted transfer (a control, or a wrong one a
  * faulty target took) is undone by the reverse transfer, a loan is repaid in full, and the rest (one unit withdrawn to
  * the profile's address or the peer account's deposit address, an earn subscription at the product's minimum, a buy
@@ -84,6 +85,20 @@ const CONTROL_WRITES: Record<Kind, FundWrite[]> = {
   'copy-over-max': ['copyTransfer'],
   'mode-foreign-target': ['createSubAccount', 'adjustAccountMode'],
 };
+/** The operation a kind's wrong request goes to: none is sent unless the profile names it in settings.fundWrites. */
+const OWN_WRITE: Record<Kind, FundWrite> = {
+  'withdraw-no-chain': 'withdraw',
+  'isolated-no-symbol': 'transfer',
+  'transfer-over-balance': 'transfer',
+  'loan-no-amount': 'borrow',
+  'repay-no-amount': 'repayLoan',
+  'fixed-ad-no-price': 'createP2pAd',
+  'floating-ad-no-premium': 'createP2pAd',
+  'ad-min-over-max': 'createP2pAd',
+  'earn-below-min': 'subscribeEarn',
+  'copy-over-max': 'copyTransfer',
+  'mode-foreign-target': 'adjustAccountMode',
+};
 /** Refused for a parameter the request lacks or gets wrong: judged against settings.refusalStatus.validation where stated. */
 const VALIDATION: ReadonlySet<Kind> = new Set(['withdraw-no-chain', 'isolated-no-symbol', 'loan-no-amount', 'repay-no-amount', 'fixed-ad-no-price', 'floating-ad-no-premium', 'ad-min-over-max']);
 const KINDS = Object.keys(RULE) as Kind[];
@@ -118,8 +133,13 @@ test.describe('conditional rules of the fund operations', () => {
 
       const all: RequirementId[] = [...REQUIREMENTS, 'U-LOAN-REPAY-ALL'];
       const out = new Set<RequirementId>();
+      const unnamed = (id: RequirementId): string | undefined => {
+        const kind = KINDS.find((k) => RULE[k] === id);
+        const op = kind ? OWN_WRITE[kind] : id === 'U-WITHDRAW-IDEMPOTENT' ? 'withdraw' : 'repayLoan';
+        return s.fundWrites.includes(op) ? undefined : `the profile does not name ${op} in settings.fundWrites: no request goes to it`;
+      };
       for (const id of all) {
-        const why = scope.requirements[id] ?? (writes.allowed ? undefined : 'the profile does not allow writes: no request goes to a write operation');
+        const why = scope.requirements[id] ?? (writes.allowed ? unnamed(id) : 'the profile does not allow writes: no request goes to a write operation');
         if (why) {
           notApplicable(id, why);
           out.add(id);

@@ -198,5 +198,7 @@ function unifiedSource(ctx: GenericContext): OperationSource {
       if (op.operationId === 'placeOrder' && typeof clientOid === 'string') cancelAtEnd({ clientOid });
     },
     done: async () => release(),
+    // A fund-moving write the profile does not name gets no request at all: a broken target could take a wrong one.
+    writeForbidden: (op: Operation) => fundWriteForbidden(op, s),
   };
 }

@@ -8,29 +8,20 @@ import type { RequestSpec } from '../../harness/http/client.ts';
 import type { LoadedSpec, Operation } from '../../harness/spec/types.ts';
 import type { Secrets } from '../../harness/secrets.ts';
 import { mainRole } from './auth.ts';
+import { loadSpec } from '../../harness/spec/load.ts';
 import type { Category, KeyRole, UnifiedExchangeSettings } from '../../interfaces/unified-exchange/settings.ts';
 
 export type Settings = UnifiedExchangeSettings;
 
 /**
- * Operations that move funds or create accounts: never sent (their valid request, which a conforming target would
- * take) unless the profile names them in settings.fundWrites.
+ * Operations that move funds or create accounts (the spec's x-moves-funds), by operation id: no request goes to one
+ * (neither its valid request, which a conforming target would take, nor a wrong one, which a broken one could) unless
+ * the profile names it in settings.fundWrites.
  */
-export const FUND_WRITES = {
-  adjustAccountMode: 'POST /api/v3/account/adjust-account-mode',
-  transfer: 'POST /api/v3/account/transfer',
-  withdraw: 'POST /api/v3/account/withdraw',
-  createSubAccount: 'POST /api/v3/user/create-sub',
-  repayLiabilities: 'POST /api/v3/account/repay',
-  copyTransfer: 'POST /api/v3/copy/futures/transfer',
-  subscribeEarn: 'POST /api/v3/earn/elite-subscribe',
-  redeemEarn: 'POST /api/v3/earn/elite-redeem',
-  borrow: 'POST /api/v3/loan/borrow',
-  repayLoan: 'POST /api/v3/loan/repay',
-  createP2pAd: 'POST /api/v3/p2p/ad-create',
-  createBrokerSubAccount: 'POST /api/v3/broker/create-sub',
-} as const;
-export type FundWrite = keyof typeof FUND_WRITES;
+export const FUND_WRITES: Readonly<Record<string, string>> = Object.fromEntries(
+  loadSpec('unified-exchange').operations.filter((op) => op.movesFunds).map((op) => [op.operationId!, op.key]),
+);
+export type FundWrite = string;
 
 export const COPY_OPERATIONS = ['getCopyTradingPairs', 'getCopyMaxTransferable', 'copyTransfer'] as const;
 export const BROKER_OPERATIONS = ['createBrokerSubAccount', 'listBrokerSubAccounts'] as const;

@@ -24,8 +24,8 @@ export const NEEDS_ORDERS: RequirementId[] = [
 const NEEDS_COPY: RequirementId[] = ['U-AUTH-COPY', 'U-COPY-PAIRS', 'U-COPY-MAX', 'U-COPY-MAX-REQUIRED', 'U-COPY-TRANSFER', 'U-COPY-TRANSFER-REQUIRED', 'U-COPY-TRANSFER-MAX'];
 const NEEDS_BROKER: RequirementId[] = ['U-AUTH-BROKER', 'U-BROKER-CREATE', 'U-BROKER-CREATE-REQUIRED', 'U-BROKER-LIST', 'U-BROKER-LIST-STATUS', 'U-BROKER-LISTED', 'U-LIMIT-BROKER-RATE', 'U-LIMIT-BROKER-RATE-ALLOWED'];
 const NEEDS_PEER: RequirementId[] = ['U-ORDER-LOOKUP-OTHER-ACCOUNT', 'U-CANCEL-OTHER-ACCOUNT'];
-/** Per fund-moving write (operation id), the requirements whose checks need it accepted. */
-const FUND_WRITE_REQUIREMENTS: Record<FundWrite, RequirementId[]> = {
+/** Per fund-moving write (operation id, x-moves-funds), the requirements whose checks need it accepted. */
+const FUND_WRITE_REQUIREMENTS: Partial<Record<FundWrite, RequirementId[]>> = {
   transfer: ['U-TRANSFER', 'U-TRANSFER-BALANCE', 'U-TRANSFER-SAME-TYPE', 'U-FUNDS-CONSERVED'],
   withdraw: ['U-WITHDRAW', 'U-WITHDRAW-IDEMPOTENT', 'U-WITHDRAW-RECORDED'],
   createSubAccount: ['U-SUB-CREATE', 'U-SUB-LISTED'],
@@ -83,7 +83,8 @@ export function uxScope(s: UnifiedExchangeSettings, o: { writes: boolean; roles:
   } else if (!s.funded) {
     na(NEEDS_ORDERS, 'the profile says the accounts hold no funds (settings.funded false): an order would be refused for its balance');
   }
-  for (const [operationId, ids] of Object.entries(FUND_WRITE_REQUIREMENTS) as Array<[FundWrite, RequirementId[]]>) {
+  for (const operationId of Object.keys(FUND_WRITES) as FundWrite[]) {
+    const ids = FUND_WRITE_REQUIREMENTS[operationId] ?? [];
     const allowed = o.writes && s.funded && s.fundWrites.includes(operationId) && o.roles.includes('trade');
     if (allowed) continue;
     const why = !o.roles.includes('trade')
@@ -93,7 +94,7 @@ export function uxScope(s: UnifiedExchangeSettings, o: { writes: boolean; roles:
       : !s.funded
         ? 'the profile says the accounts hold no funds (settings.funded false)'
         : `the profile does not name ${operationId} in settings.fundWrites (it moves funds or creates accounts)`;
-    operations[FUND_WRITES[operationId]] = `${why}; only requests that must be refused are sent to it`;
+    operations[FUND_WRITES[operationId]] = s.fundWrites.includes(operationId) ? `${why}; only requests that must be refused are sent to it` : `${why}; no request is sent to it`;
     na(ids, why);
   }
   return { operations, requirements };

@@ -224,7 +224,7 @@ export function financialRecords(options: PartOptions, store: FundsStore, caller
     : state.ledger
         .filter((e) => e.category === params.category && (coin === undefined || e.coin === coin) && (type === undefined || e.type === type) && e.ts >= range.start && e.ts <= range.end)
         .sort((a, b) => b.ts - a.ts || (a.id < b.id ? 1 : -1));
-  const page = pageOf(options, entries, (e) => e.id, params.cursor, limit);
+  const page = pageOf(options, entries, (e) => e.id, params.cursor, limit, false, options.fault('fin-records-cursor-skips'));
   if (isRefusal(page)) return page;
   const list = page.rows.map((e) =>
     publicMembers(options)

@@ -115,18 +115,37 @@ export const fundsFaults = [
     violates: ['U-TRANSFER-SAME-TYPE'],
     keepsDefault: { 'U-NS-ACCOUNT-STATE': UNFUNDED_SENDS_NO_TRANSFER },
   },
-] as const satisfies readonly Fault[];
-
-/**
- * Faults of effects that no check judges yet: part 2 of issue 23 (conservation, idempotency, paging) brings their
- * checks, and issue 24 registers these faults (adds them to fundsFaults) when they exist. Their switches stay in the
- * code; they are not listed in the reference's catalogue until then, so that the self-test does not run them.
- */
-export const fundsFaultsPartTwo = [
+  // Judged by the paging checks (suites/unified-exchange/paging.spec.ts): a list walked in small pages must give every
+  // record once, the same records as one page that holds them all.
   {
     name: 'sub-list-drops-newest',
     description: 'The sub-account list stops one short: the newest sub-account is never listed.',
     violates: ['U-SUB-LISTED'],
+  },
+  {
+    name: 'sub-list-cursor-skips',
+    description: 'The sub-account list resumes one record past its cursor: each later page skips a sub-account.',
+    violates: ['U-SUB-LISTED'],
+  },
+  {
+    name: 'broker-list-cursor-skips',
+    description: 'The broker sub-account list resumes one record past its cursor: each later page skips one.',
+    violates: ['U-BROKER-LISTED'],
+  },
+  {
+    name: 'fin-records-cursor-skips',
+    description: 'The financial records resume one record past their cursor: each later page skips an entry.',
+    violates: ['U-FIN-RECORDS-PAGING'],
+  },
+  {
+    name: 'earn-records-pages-overlap',
+    description: 'The earn records repeat the last record of a page at the top of the next.',
+    violates: ['U-EARN-RECORDS-PAGING'],
+  },
+  {
+    name: 'ad-list-pages-repeat',
+    description: 'The advertisement list repeats the last advertisement of a page at the top of the next.',
+    violates: ['U-P2P-LIST-PAGING'],
   },
 ] as const satisfies readonly Fault[];
 

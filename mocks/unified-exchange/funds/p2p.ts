@@ -74,7 +74,8 @@ export function listAds(options: PartOptions, store: FundsStore, params: Record<
   if (isRefusal(limit)) return limit;
   seed(store, options.now());
   const matching = store.ads.filter((a) => a.token === params.token && a.fiat === params.fiat && a.side === params.side);
-  const from = (pageNum - firstPage) * limit;
+  // ad-list-pages-repeat: each page after the first starts on the last advertisement of the one before.
+  const from = Math.max(0, (pageNum - firstPage) * limit - (options.fault('ad-list-pages-repeat') && pageNum > firstPage ? 1 : 0));
   const rows = matching.slice(from, from + limit).map((a) => adRow(options, a));
   return accepted(listData(options, 'listP2pAds', rows, { total: String(matching.length) }));
 }

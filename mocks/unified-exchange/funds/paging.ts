@@ -43,9 +43,10 @@ export interface Page<T> {
 /**
  * One page of `rows` (already in the order they are listed): the records after the cursor, at most `limit`. The
  * cursor names the last record seen either way; the readings differ in how it is written and whether the answer
- * hands it out. `overlap` (a fault) starts each page on the last record of the previous one.
+ * hands it out. Two faults: `overlap` starts each page on the last record of the previous one, `skip` one past the
+ * record after it.
  */
-export function pageOf<T>(options: PartOptions, rows: T[], idOf: (row: T) => string, cursor: unknown, limit: number, overlap = false): Page<T> | Refusal {
+export function pageOf<T>(options: PartOptions, rows: T[], idOf: (row: T) => string, cursor: unknown, limit: number, overlap = false, skip = false): Page<T> | Refusal {
   const opaque = options.reading('U-NS-CURSOR-PAGING') !== 'last-id';
   let start = 0;
   const c = text(cursor);
@@ -58,6 +59,7 @@ export function pageOf<T>(options: PartOptions, rows: T[], idOf: (row: T) => str
     // A record gone since (repaid, redeemed) ends the listing rather than restarting it.
     start = at < 0 ? rows.length : at + 1;
     if (overlap && at >= 0) start = at;
+    if (skip && at >= 0) start = at + 2;
   }
   const slice = rows.slice(start, start + limit);
   const more = start + limit < rows.length;

@@ -41,7 +41,7 @@ export function listSubAccounts(options: PartOptions, store: FundsStore, caller:
   let mine = store.subs.filter((s) => s.masterUid === caller.account.uid);
   // sub-list-drops-newest: the listing stops one short of the newest sub-account.
   if (options.fault('sub-list-drops-newest')) mine = mine.slice(0, -1);
-  const page = pageOf(options, mine, (s) => s.uid, params.cursor, limit);
+  const page = pageOf(options, mine, (s) => s.uid, params.cursor, limit, false, options.fault('sub-list-cursor-skips'));
   if (isRefusal(page)) return page;
   const list = page.rows.map((s) =>
     publicMembers(options)
@@ -75,7 +75,7 @@ export function listBrokerSubs(options: PartOptions, store: FundsStore, caller: 
   const limit = pageLimit(options, params.limit);
   if (isRefusal(limit)) return limit;
   const mine = store.brokerSubs.filter((s) => s.brokerUid === caller.account.uid && (!given(params.status) || s.status === params.status));
-  const page = pageOf(options, mine, (s) => s.subUid, params.cursor, limit);
+  const page = pageOf(options, mine, (s) => s.subUid, params.cursor, limit, false, options.fault('broker-list-cursor-skips'));
   if (isRefusal(page)) return page;
   const subList = page.rows.map((s) =>
     publicMembers(options)

@@ -1,0 +1,220 @@
+/**
+ * The paged lists of the account, funds, earn, P2P and broker groups (issue 24): walked in small pages, a list must give
+ * each record once, no page beyond its limit, and the same records as one page large enough to hold them all (taken
+ * just before, while no other check adds to the list: the funds lease, leases.ts). Cursor lists (sub-accounts, broker
+ * sub-accounts, financial records, earn records) go on from the cursor the answer hands out, or from the last id seen
+ * (U-NS-CURSOR-PAGING, settings.paging.cursor); the advertisements page by pageNum from the first page the profile
+ * states (U-NS-P2P-PAGING). Records are told apart by their whole JSON, whatever their members are named
+ * (U-NS-RECORD-MEMBERS). Where the profile names the operation in settings.fundWrites, the walk first makes records of
+ * its own (three sub-accounts, three broker sub-accounts, three earn subscriptions at the minimum, two transfers), so
+ * that a list spans pages, and the sub-accounts just created must each be found once.
+ */
+import type { RequirementId } from '../../generated/unified-exchange.ts';
+import { isAccepted } from '../../harness/answers.ts';
+import { fitTimeout } from '../../harness/budget.ts';
+import type { Reply } from '../../harness/http/client.ts';
+import { Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
+import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
+import { findMember, idText, rowsOf } from './fund-requests.ts';
+import { FUNDS_LEASE, takeLease } from './leases.ts';
+import { takeBrokerRate } from './patient.ts';
+import { rolesOf, settingsOf } from './profile.ts';
+import { freshSubName, servedOp, withQuery, type Settings } from './requests.ts';
+import { uxScope } from './scope.ts';
+import { reqTags } from './tags.ts';
+import { test } from './test.ts';
+
+/** The page size of a walk: small enough that a few records span pages. */
+const SMALL = 2;
+const MAX_PAGES = 60;
+
+interface Listing {
+  requirement: RequirementId;
+  operationId: string;
+  credential: KeyRole;
+  query: Record<string, string | number>;
+  /** The member a row names itself by (what a last-id cursor carries), in the order tried. */
+  ids: string[];
+  what: string;
+}
+
+const LISTINGS = (s: Settings): Listing[] => [
+  { requirement: 'U-SUB-LISTED', operationId: 'listSubAccounts', credential: 'trade', query: {}, ids: ['uid'], what: 'the sub-accounts' },
+  { requirement: 'U-BROKER-LISTED', operationId: 'listBrokerSubAccounts', credential: 'broker', query: {}, ids: ['subUid'], what: 'the broker sub-accounts' },
+  { requirement: 'U-FIN-RECORDS-PAGING', operationId: 'getFinancialRecords', credential: 'trade', query: { category: 'SPOT' }, ids: ['id', 'billId'], what: 'the SPOT financial records' },
+  { requirement: 'U-EARN-RECORDS-PAGING', operationId: 'getEarnRecords', credential: 'trade', query: { type: 'subscribe' }, ids: ['orderId', 'id'], what: 'the earn subscription records' },
+  { requirement: 'U-P2P-LIST-PAGING', operationId: 'listP2pAds', credential: 'trade', query: { token: s.markets.coins.quote, fiat: 'USD', side: 'sell' }, ids: ['advId'], what: 'the sell advertisements' },
+];
+
+const key = (row: unknown) => JSON.stringify(row);
+const SPANNED = 'a list walked over two pages or more';
+
+test.describe('paged lists', () => {
+  test(
+    'paged lists: walked two records a page, each record once, the same records as one page holding them all',
+    { tag: reqTags(...LISTINGS({ markets: { coins: { quote: 'USDT' } } } as Settings).map((l) => l.requirement)) },
+    async ({ api, spec, profile, target, writes, identity, verify, notApplicable, notTested }, testInfo) => {
+      const s = settingsOf(profile);
+      const roles = rolesOf(profile);
+      const scope = uxScope(s, { writes: profile.writes && writes.allowed, roles });
+      fitTimeout(testInfo, { requests: 5 * (MAX_PAGES + 10), waitMs: 60_000 }, profile, !target.reference);
+      const listings = LISTINGS(s).filter((l) => {
+        if (!roles.includes(l.credential)) {
+          notApplicable(l.requirement, `the profile names no ${l.credential} key (credentials.${l.credential})`);
+          return false;
+        }
+        // Created records are what U-SUB-LISTED and U-BROKER-LISTED are about: without them, not applicable.
+        const why = l.requirement === 'U-SUB-LISTED' || l.requirement === 'U-BROKER-LISTED' ? scope.requirements[l.requirement] : undefined;
+        if (why) notApplicable(l.requirement, why);
+        return !why;
+      });
+      if (listings.length === 0) return;
+      const path = (operationId: string) => servedOp(spec, operationId).path;
+      const may = (op: string) => profile.writes && writes.allowed && s.funded && s.fundWrites.includes(op);
+      const send = (credential: KeyRole, operationId: string, json: unknown, label: string) => api.send({ method: 'POST', path: path(operationId), json, authenticate: true, credential, label });
+      const get = (l: Listing, query: Record<string, string | number | undefined>, label: string) => api.send({ method: 'GET', path: withQuery(path(l.operationId), { ...l.query, ...query }), authenticate: true, credential: l.credential, label });
+
+      const releaseFunds = await takeLease(identity, FUNDS_LEASE, 'the paged lists');
+      try {
+        for (const l of listings) {
+          const releaseBroker = l.credential === 'broker' ? await takeBrokerRate(identity, `${l.what} with the broker key`) : () => {};
+          try {
+            const made = await makeRecords(l);
+            await verify(l.requirement, async (seen) => {
+              const all = await onePage(l);
+              const walked = l.operationId === 'listP2pAds' ? await walkPages(l) : await walkCursor(l);
+              const seenKeys = new Map<string, Reply>();
+              for (const { row, reply } of walked.rows) {
+                const k = key(row);
+                const first = seenKeys.get(k);
+                if (first) throw new RequirementViolation(l.requirement, `walked ${SMALL} a page, ${l.what} gave ${k.slice(0, 160)} twice`, 'each record once', [first.exchange, reply.exchange]);
+                seenKeys.set(k, reply);
+              }
+              const missing = all.rows.filter((row) => !seenKeys.has(key(row)));
+              if (missing.length) {
+                throw new RequirementViolation(l.requirement, `walked ${SMALL} a page, ${l.what} never gave ${missing.length} of the ${all.rows.length} records one page holds, as ${key(missing[0]).slice(0, 160)}`, 'every record once', [all.reply.exchange, ...walked.replies.slice(-2).map((r) => r.exchange)]);
+              }
+              for (const id of made) {
+                if (!walked.rows.some(({ row }) => l.ids.some((m) => idText(row[m]) === id))) {
+                  throw new RequirementViolation(l.requirement, `${l.what} walked ${SMALL} a page never gave ${id}, created just before`, 'every record created found once', walked.replies.slice(-2).map((r) => r.exchange));
+                }
+              }
+              if (walked.pages < 2) throw new NotTested(`${l.what} hold ${all.rows.length} record(s): fewer than two pages of ${SMALL}`);
+              seen(SPANNED);
+            }, { needs: [SPANNED] });
+          } finally {
+            releaseBroker();
+          }
+        }
+      } finally {
+        releaseFunds();
+      }
+
+      /** Records of the test's own, where the profile names the operation that makes them: their ids, where known. */
+      async function makeRecords(l: Listing): Promise<string[]> {
+        const ids: string[] = [];
+        if (l.operationId === 'listSubAccounts' && may('createSubAccount')) {
+          for (let i = 0; i < 3; i++) {
+            const r = await send('trade', 'createSubAccount', { username: freshSubName() }, `a sub-account to list (${i + 1} of 3)`);
+            const id = isAccepted(r) ? findMember((r.json as { data?: unknown } | undefined)?.data, 'uid') : undefined;
+            if (id) ids.push(id);
+          }
+        }
+        if (l.operationId === 'listBrokerSubAccounts' && may('createBrokerSubAccount')) {
+          for (let i = 0; i < 3; i++) {
+            const r = await send('broker', 'createBrokerSubAccount', { subaccountName: freshSubName(), label: 'conformance' }, `a broker sub-account to list (${i + 1} of 3)`);
+            const id = isAccepted(r) ? findMember((r.json as { data?: unknown } | undefined)?.data, 'subUid') : undefined;
+            if (id) ids.push(id);
+          }
+        }
+        if (l.operationId === 'getFinancialRecords' && may('transfer')) {
+          const t = { fromType: s.transferPair.fromType, toType: s.transferPair.toType, coin: s.markets.coins.quote, amount: '1' };
+          const there = await send('trade', 'transfer', t, 'a transfer, for records to list');
+          if (isAccepted(there)) await send('trade', 'transfer', { ...t, fromType: t.toType, toType: t.fromType }, 'the same transfer back (undo)');
+        }
+        if (l.operationId === 'getEarnRecords' && may('subscribeEarn')) {
+          const product = await minimumProduct();
+          for (let i = 0; product && i < 3; i++) await send('trade', 'subscribeEarn', { productSubId: product.productSubId, amount: product.min }, `an earn subscription of the minimum ${product.min}, for records to list (${i + 1} of 3)`);
+        }
+        return ids;
+      }
+
+      /** An earn product of one coin and its minimum (the nested sub-product, or the flat product). */
+      async function minimumProduct(): Promise<{ productSubId: string; min: string } | undefined> {
+        const r = await api.send({ method: 'GET', path: path('getEarnProducts'), authenticate: true, credential: 'trade', label: 'an earn product and its minimum' });
+        for (const row of rowsOf(r.json, 'getEarnProducts', s)) {
+          const min = typeof row.minSubscribeAmount === 'string' ? row.minSubscribeAmount : undefined;
+          if (!min || !(Number(min) > 0) || (Array.isArray(row.coins) && row.coins.length > 1)) continue;
+          const sub = s.earn.products === 'flat' ? idText(row.productId) : (findMember(row, 'productSubId') ?? idText(row.productId));
+          if (sub) return { productSubId: sub, min };
+        }
+        return undefined;
+      }
+
+      /** One page as large as the profile's largest (settings.paging.maxLimit), which must hold the whole list. */
+      async function onePage(l: Listing): Promise<{ rows: Array<Record<string, unknown>>; reply: Reply }> {
+        const max = s.paging.maxLimit;
+        const reply = await get(l, l.operationId === 'listP2pAds' ? { pageNum: s.p2p.firstPage, limit: max } : { limit: max }, `${l.what}, one page of ${max}`);
+        if (!isAccepted(reply)) throw new Inconclusive(`${l.what} in one page of ${max} were answered ${reply.status}`);
+        const rows = rowsOf(reply.json, l.operationId, s);
+        if (rows.length >= max) throw new NotTested(`${l.what} fill a page of ${max}: no page holds them all to compare with`);
+        return { rows, reply };
+      }
+
+      type Walk = { rows: Array<{ row: Record<string, unknown>; reply: Reply }>; replies: Reply[]; pages: number };
+
+      /** Pages of SMALL, each from the cursor the answer handed out (or the last id seen), until a short or last page. */
+      async function walkCursor(l: Listing): Promise<Walk> {
+        const out: Walk = { rows: [], replies: [], pages: 0 };
+        let cursor: string | undefined;
+        for (let page = 1; page <= MAX_PAGES; page++) {
+          const reply = await get(l, { limit: SMALL, cursor }, `${l.what}, page ${page} of ${SMALL}${cursor ? ` after ${cursor}` : ''}`);
+          if (!isAccepted(reply)) throw new Inconclusive(`${l.what}, page ${page}, was answered ${reply.status}`);
+          const rows = pageRows(l, reply, page);
+          out.replies.push(reply);
+          out.pages = page;
+          out.rows.push(...rows.map((row) => ({ row, reply })));
+          if (rows.length < SMALL) break;
+          const data = (reply.json as { data?: unknown } | undefined)?.data;
+          const handed = s.paging.cursor === 'next-cursor' && data && typeof data === 'object' && !Array.isArray(data) ? (data as { cursor?: unknown }).cursor : undefined;
+          // A list answered as a bare array cannot hand a cursor out: it is paged by the last id seen.
+          const next = handed !== undefined ? idText(handed) : lastId(l, rows);
+          if (!next) break;
+          cursor = next;
+        }
+        return out;
+      }
+
+      /** Successive pageNum values from the first page, SMALL each, until a short page. */
+      async function walkPages(l: Listing): Promise<Walk> {
+        const out: Walk = { rows: [], replies: [], pages: 0 };
+        for (let page = 1; page <= MAX_PAGES; page++) {
+          const pageNum = s.p2p.firstPage + page - 1;
+          const reply = await get(l, { pageNum, limit: SMALL }, `${l.what}, pageNum ${pageNum} of ${SMALL}`);
+          if (!isAccepted(reply)) throw new Inconclusive(`${l.what}, pageNum ${pageNum}, was answered ${reply.status}`);
+          const rows = pageRows(l, reply, page);
+          out.replies.push(reply);
+          out.pages = page;
+          out.rows.push(...rows.map((row) => ({ row, reply })));
+          if (rows.length < SMALL) break;
+        }
+        return out;
+      }
+
+      function pageRows(l: Listing, reply: Reply, page: number): Array<Record<string, unknown>> {
+        const rows = rowsOf(reply.json, l.operationId, s);
+        if (rows.length > SMALL) throw new RequirementViolation(l.requirement, `${l.what}, page ${page} of limit ${SMALL}, holds ${rows.length} records`, `at most ${SMALL}`, [reply.exchange]);
+        return rows;
+      }
+
+      function lastId(l: Listing, rows: Array<Record<string, unknown>>): string | undefined {
+        const last = rows[rows.length - 1];
+        for (const m of l.ids) {
+          const id = last ? idText(last[m]) : undefined;
+          if (id) return id;
+        }
+        throw new NotTested(`${l.what}: the last record carries none of ${l.ids.join(', ')}, which a last-id cursor would carry`);
+      }
+    },
+  );
+});

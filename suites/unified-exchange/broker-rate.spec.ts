@@ -1,61 +1,92 @@
 /**
  * "request rate | broker operations | 20 requests per second per UID". How a second is counted is open
- * (U-NS-BROKER-RATE-WINDOW: whole seconds, or a sliding second), so the check asserts what both agree on: once a
- * request of the broker key is throttled, the requests accepted after it before the next throttle are at most 20
- * where they all fall within one second (they lie in one window of either kind, which a throttle had filled).
+ * (U-NS-BROKER-RATE-WINDOW: whole seconds of the server's clock, or a sliding second), so the check asserts what both
+ * agree on: within one whole second of the server's clock, at most 20 requests of the broker key are accepted (a
+ * sliding second never holds more, wherever it lies; a whole second is what the other reading counts).
+ *
+ * The server's clock is read from the public time (its offset from the harness's, to within half the fastest round
+ * trip). Each burst starts after a quiet second (so that a sliding window is empty) just past the start of a server
+ * second, and sends one request after another until that second ends; a request counts for the second only where its
+ * whole round trip, moved by the offset and its uncertainty, lies inside it. A burst that was throttled within its
+ * second filled it; one never throttled proves nothing (a harness too slow to fill a second).
  */
 import { fitTimeout } from '../../harness/budget.ts';
 import { isAccepted } from '../../harness/answers.ts';
-import { deviation } from '../../harness/verdicts.ts';
+import { deviation, NotTested } from '../../harness/verdicts.ts';
+import type { Client, Reply } from '../../harness/http/client.ts';
 import { test } from './test.ts';
 import { reqTags } from './tags.ts';
 import { hasRole } from './auth.ts';
 import { withQuery } from './requests.ts';
 import { takeBrokerRate } from './patient.ts';
-import type { Reply } from '../../harness/http/client.ts';
 
 const LIMIT = 20;
-/** How long the burst lasts at most, and how many requests it sends at most. */
-const BURST_MS = 2600;
-const BURST_MAX = 400;
+const BURSTS = 2;
+const BURST_MAX = 200;
+const FILLED = 'a server second filled until the broker key was throttled';
+
+interface Clock {
+  /** Server time minus the harness's, in ms, and how far it may be off. */
+  offset: number;
+  slack: number;
+}
+
+/** The server clock's offset, from the fastest of three reads of the public time. */
+async function serverClock(api: Client): Promise<Clock | undefined> {
+  let best: Clock | undefined;
+  for (let i = 0; i < 3; i++) {
+    const t0 = Date.now();
+    const r = await api.send({ method: 'GET', path: '/api/v3/public/time', label: 'the server time, to count whole seconds of its clock' });
+    const t1 = Date.now();
+    const serverTime = Number((r.json as { data?: { serverTime?: unknown } } | undefined)?.data?.serverTime);
+    if (!isAccepted(r) || !Number.isFinite(serverTime)) continue;
+    const clock = { offset: serverTime - (t0 + t1) / 2, slack: (t1 - t0) / 2 + 1 };
+    if (!best || clock.slack < best.slack) best = clock;
+  }
+  return best;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 test('broker requests beyond 20 in a second are throttled', { tag: reqTags('U-LIMIT-BROKER-RATE') }, async ({ api, spec, profile, target, secrets, identity, verify, notApplicable }, testInfo) => {
   if (!hasRole(secrets, 'broker')) return notApplicable('U-LIMIT-BROKER-RATE', 'the profile names no key of a broker master account (credentials.broker)');
-  fitTimeout(testInfo, { requests: BURST_MAX, waitMs: BURST_MS + 1100 }, profile, !target.reference);
+  fitTimeout(testInfo, { requests: BURSTS * BURST_MAX + 10, waitMs: BURSTS * 3200 }, profile, !target.reference);
   const op = spec.operations.find((o) => o.operationId === 'listBrokerSubAccounts');
   const path = withQuery(op?.path ?? '/api/v3/broker/sub-list', { limit: 1 });
   // No other check sends the broker key's requests meanwhile, nor until the last throttled second has passed.
   const release = await takeBrokerRate(identity, 'the broker burst');
   try {
-  await verify('U-LIMIT-BROKER-RATE', async (seen) => {
-    // Sent one after another as fast as answered; after a refusal a short pause, so that a throttled second costs few requests.
-    const sent: Array<{ at: number; ok: boolean; exchange: Reply['exchange'] }> = [];
-    const started = Date.now();
-    let runs = 0;
-    while (Date.now() - started < BURST_MS && sent.length < BURST_MAX && runs < 2) {
-      const at = Date.now();
-      const r = await api.send({ method: 'GET', path, authenticate: true, credential: 'broker', label: `broker sub-list, request ${sent.length + 1} of a burst` });
-      sent.push({ at, ok: isAccepted(r), exchange: r.exchange });
-      if (!isAccepted(r)) {
-        // A run of acceptances between two refusals is complete: judged now.
-        const before = sent.slice(0, -1).map((x) => x.ok).lastIndexOf(false);
-        if (before >= 0 && before < sent.length - 2) {
-          const run = sent.slice(before + 1, -1);
-          const span = run[run.length - 1]!.at - run[0]!.at;
-          if (span < 1000) {
-            runs++;
-            seen('a run of acceptances between two throttles');
-            if (run.length > LIMIT) {
-              throw deviation(`after a throttle, ${run.length} broker requests were accepted within ${span} ms before the next`, `at most ${LIMIT} in a second`, [sent[before]!.exchange, ...run.slice(LIMIT - 1, LIMIT + 1).map((x) => x.exchange), r.exchange]);
-            }
-          }
+    await verify('U-LIMIT-BROKER-RATE', async (seen) => {
+      const clock = await serverClock(api);
+      if (!clock) throw new NotTested('the public time gave no serverTime: whole seconds of the server clock cannot be told');
+      if (clock.slack > 100) throw new NotTested(`the server time took ${Math.round(clock.slack * 2)} ms to answer: its seconds cannot be told apart from the harness's clock`);
+      const serverNow = () => Date.now() + clock.offset;
+      for (let burst = 1; burst <= BURSTS; burst++) {
+        // A quiet second, then the start of the next whole server second (plus the clock's uncertainty).
+        await sleep(1100);
+        const start = Math.ceil(serverNow() / 1000) * 1000;
+        await sleep(start + clock.slack + 2 - serverNow());
+        const inSecond: Array<{ ok: boolean; exchange: Reply['exchange'] }> = [];
+        for (let n = 0; n < BURST_MAX && serverNow() - clock.slack < start + 1000; n++) {
+          const t0 = Date.now();
+          const r = await api.send({ method: 'GET', path, authenticate: true, credential: 'broker', label: `broker sub-list, burst ${burst}, request ${n + 1}` });
+          const t1 = Date.now();
+          // Counted only where its whole round trip lies within the second, on the server's clock.
+          if (t0 + clock.offset - clock.slack >= start && t1 + clock.offset + clock.slack < start + 1000) inSecond.push({ ok: isAccepted(r), exchange: r.exchange });
         }
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        const accepted = inSecond.filter((x) => x.ok);
+        if (accepted.length > LIMIT) {
+          throw deviation(
+            `${accepted.length} broker requests were accepted within one second of the server's clock (${new Date(start).toISOString()})`,
+            `at most ${LIMIT} in a second`,
+            [accepted[0]!.exchange, accepted[LIMIT]!.exchange, ...inSecond.filter((x) => !x.ok).slice(0, 1).map((x) => x.exchange)],
+          );
+        }
+        if (inSecond.some((x) => !x.ok)) seen(FILLED);
       }
-    }
-  }, { needs: ['a run of acceptances between two throttles'] });
+    }, { needs: [FILLED] });
   } finally {
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await sleep(1100);
     release();
   }
 });

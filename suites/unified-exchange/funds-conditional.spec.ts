@@ -35,7 +35,7 @@ import {
   BEYOND_ANY_BALANCE, advertisement, findMember, halfOf, idText, isolatedTransfer, loan, pairTransfer, reverseTransfer, rowsOf, withdrawal,
 } from './fund-requests.ts';
 import { rolesOf, settingsOf, stated as isStatedIn } from './profile.ts';
-import { freshClientOid, freshSubName, orderIdOf, servedOp, withQuery, type FundWrite } from './requests.ts';
+import { freshClientOid, freshSubName, orderIdOf, recentWindow, servedOp, withQuery, type FundWrite } from './requests.ts';
 import { uxScope } from './scope.ts';
 import { sendPatiently } from './patient.ts';
 import { reqTags } from './tags.ts';
@@ -102,8 +102,10 @@ const OWN_WRITE: Record<Kind, FundWrite> = {
 /** Refused for a parameter the request lacks or gets wrong: judged against settings.refusalStatus.validation where stated. */
 const VALIDATION: ReadonlySet<Kind> = new Set(['withdraw-no-chain', 'isolated-no-symbol', 'loan-no-amount', 'repay-no-amount', 'fixed-ad-no-price', 'floating-ad-no-premium', 'ad-min-over-max']);
 const KINDS = Object.keys(RULE) as Kind[];
-const EFFECTS: RequirementId[] = ['U-WITHDRAW-IDEMPOTENT'];
+const EFFECTS: RequirementId[] = ['U-WITHDRAW-IDEMPOTENT', 'U-WITHDRAW-RECORDED', 'U-RECORDS-IN-RANGE'];
 const REQUIREMENTS: RequirementId[] = [...KINDS.map((k) => RULE[k]), ...EFFECTS];
+/** What the withdrawal control, repeated and looked up in the records, judges. */
+const WITHDRAWAL_EFFECTS: RequirementId[] = ['U-WITHDRAW-IDEMPOTENT', 'U-WITHDRAW-RECORDED', 'U-RECORDS-IN-RANGE'];
 const CASES = 100;
 /** A case sends at most: two wrong requests, each with its undo, a control, a follow-up and a lookup or two made once. */
 const REQUESTS_PER_CASE = 8;
@@ -135,7 +137,7 @@ test.describe('conditional rules of the fund operations', () => {
       const out = new Set<RequirementId>();
       const unnamed = (id: RequirementId): string | undefined => {
         const kind = KINDS.find((k) => RULE[k] === id);
-        const op = kind ? OWN_WRITE[kind] : id === 'U-WITHDRAW-IDEMPOTENT' ? 'withdraw' : 'repayLoan';
+        const op = kind ? OWN_WRITE[kind] : id === 'U-LOAN-REPAY-ALL' ? 'repayLoan' : 'withdraw';
         return s.fundWrites.includes(op) ? undefined : `the profile does not name ${op} in settings.fundWrites: no request goes to it`;
       };
       for (const id of all) {
@@ -202,9 +204,11 @@ test.describe('conditional rules of the fund operations', () => {
           notTested(RULE[kind], why);
           out.add(RULE[kind]);
         }
-        if (out.has('U-WITHDRAW-CHAIN') && !out.has('U-WITHDRAW-IDEMPOTENT')) {
-          notTested('U-WITHDRAW-IDEMPOTENT', 'no withdrawal to repeat: the withdrawals are not tested here (see U-WITHDRAW-CHAIN)');
-          out.add('U-WITHDRAW-IDEMPOTENT');
+        for (const id of WITHDRAWAL_EFFECTS) {
+          if (out.has('U-WITHDRAW-CHAIN') && !out.has(id)) {
+            notTested(id, 'no withdrawal to repeat and look up: the withdrawals are not tested here (see U-WITHDRAW-CHAIN)');
+            out.add(id);
+          }
         }
         const kinds = KINDS.filter((k) => !out.has(RULE[k]));
         if (kinds.length === 0) return;
@@ -215,7 +219,7 @@ test.describe('conditional rules of the fund operations', () => {
           if (why) noControl.set(k, why);
         }
         for (const [k, why] of noControl) if (!out.has(RULE[k])) notTested(RULE[k], `only the wrong request is sent: ${why}`);
-        if (noControl.has('withdraw-no-chain') && !out.has('U-WITHDRAW-IDEMPOTENT')) notTested('U-WITHDRAW-IDEMPOTENT', 'no withdrawal is sent to repeat: the profile does not name withdraw in settings.fundWrites');
+        for (const id of WITHDRAWAL_EFFECTS) if (noControl.has('withdraw-no-chain') && !out.has(id)) notTested(id, `no withdrawal is made to repeat and look up: ${noControl.get('withdraw-no-chain')}`);
         const loanRepaidAll = !out.has('U-LOAN-REPAY-ALL');
         const validation = stated('refusalStatus.validation') ? s.refusalStatus.validation : undefined;
 
@@ -268,7 +272,7 @@ test.describe('conditional rules of the fund operations', () => {
               if (controlled) {
                 ctl = await control('withdraw', async () => {
                   const ok = await send('trade', 'withdraw', body, `the same withdrawal with chain ${s.withdraw.chain} (control)`);
-                  if (isAccepted(ok) && !out.has('U-WITHDRAW-IDEMPOTENT')) await repeated(body, ok, saw);
+                  if (isAccepted(ok)) await repeated(body, ok, saw);
                   return ok;
                 });
               }
@@ -375,14 +379,52 @@ test.describe('conditional rules of the fund operations', () => {
           }
         }
 
-        /** The withdrawal control again, clientOid and all: it must withdraw nothing more (U-WITHDRAW-IDEMPOTENT). */
+        /**
+         * The withdrawal control again, clientOid and all: it must withdraw nothing more (U-WITHDRAW-IDEMPOTENT). Then the
+         * records: the withdrawal is found filtered by its orderId and by its clientOid, once (U-WITHDRAW-RECORDED, and
+         * a second record under that clientOid is a second withdrawal), and not among the records of a range that
+         * ended days ago (U-RECORDS-IN-RANGE). A record is the withdrawal's where any member holds its orderId.
+         */
         async function repeated(body: Record<string, unknown>, first: Reply, saw: Saw): Promise<void> {
-          const again = await send('trade', 'withdraw', body, `the same withdrawal again, clientOid ${String(body.clientOid)}`);
-          if (isRefused(again)) return saw('U-WITHDRAW-IDEMPOTENT');
-          if (!isAccepted(again)) return saw('U-WITHDRAW-IDEMPOTENT', `the repeated withdrawal was answered ${again.status}`);
+          const clientOid = String(body.clientOid);
           const firstId = orderIdOf(first.json);
-          if (firstId !== undefined && orderIdOf(again.json) === firstId) return saw('U-WITHDRAW-IDEMPOTENT');
-          throw new RequirementViolation('U-WITHDRAW-IDEMPOTENT', `a second withdrawal with clientOid ${String(body.clientOid)} was accepted as ${orderIdOf(again.json) ?? '(no orderId)'}, not the first's ${firstId ?? '(no orderId)'}`, "refused, or answered with the first withdrawal's orderId", [first.exchange, again.exchange]);
+          if (!out.has('U-WITHDRAW-IDEMPOTENT')) {
+            const again = await send('trade', 'withdraw', body, `the same withdrawal again, clientOid ${clientOid}`);
+            if (isRefused(again)) saw('U-WITHDRAW-IDEMPOTENT');
+            else if (!isAccepted(again)) saw('U-WITHDRAW-IDEMPOTENT', `the repeated withdrawal was answered ${again.status}`);
+            else if (firstId !== undefined && orderIdOf(again.json) === firstId) saw('U-WITHDRAW-IDEMPOTENT');
+            else throw new RequirementViolation('U-WITHDRAW-IDEMPOTENT', `a second withdrawal with clientOid ${clientOid} was accepted as ${orderIdOf(again.json) ?? '(no orderId)'}, not the first's ${firstId ?? '(no orderId)'}`, "refused, or answered with the first withdrawal's orderId", [first.exchange, again.exchange]);
+          }
+          if (firstId === undefined) return;
+          const names = (row: Record<string, unknown>, value: string) => Object.values(row).some((v) => idText(v) === value);
+          const records = async (query: Record<string, string>, label: string) => {
+            const r = await read('trade', 'getWithdrawalRecords', query, label);
+            return { reply: r, rows: isAccepted(r) ? rowsOf(r.json, 'getWithdrawalRecords', s) : undefined };
+          };
+          const window = recentWindow();
+          const byClient = await records({ ...window, clientOid }, `the withdrawal records of clientOid ${clientOid}`);
+          if (byClient.rows && !out.has('U-WITHDRAW-IDEMPOTENT')) {
+            const others = byClient.rows.filter((row) => names(row, clientOid) && !names(row, firstId));
+            const twice = byClient.rows.filter((row) => names(row, firstId)).length > 1;
+            if (others.length || twice) throw new RequirementViolation('U-WITHDRAW-IDEMPOTENT', `the withdrawal records of clientOid ${clientOid} hold ${twice ? `withdrawal ${firstId} twice` : `another withdrawal, ${JSON.stringify(others[0]).slice(0, 160)}`}`, 'one withdrawal of that clientOid', [first.exchange, byClient.reply.exchange]);
+          }
+          if (!out.has('U-WITHDRAW-RECORDED')) {
+            const byOrder = await records({ ...window, orderId: firstId }, `the withdrawal records of orderId ${firstId}`);
+            if (!byOrder.rows || !byClient.rows) saw('U-WITHDRAW-RECORDED', `the withdrawal records were answered ${(byOrder.rows ? byClient : byOrder).reply.status}`);
+            else {
+              const missing = !byOrder.rows.some((row) => names(row, firstId)) ? byOrder : !byClient.rows.some((row) => names(row, firstId)) ? byClient : undefined;
+              if (missing) throw new RequirementViolation('U-WITHDRAW-RECORDED', `withdrawal ${firstId}, accepted, is not among ${missing === byOrder ? `the records filtered by its orderId` : `the records filtered by its clientOid ${clientOid}`} of the last week`, 'the withdrawal, found by its orderId and by its clientOid', [first.exchange, missing.reply.exchange]);
+              saw('U-WITHDRAW-RECORDED');
+            }
+          }
+          if (!out.has('U-RECORDS-IN-RANGE')) {
+            const day = 24 * 3600_000;
+            const past = { startTime: String(Date.now() - 7 * day), endTime: String(Date.now() - 3 * day) };
+            const old = await records(past, `the withdrawal records of a range that ended three days ago`);
+            if (!old.rows) saw('U-RECORDS-IN-RANGE', `the withdrawal records of a past range were answered ${old.reply.status}`);
+            else if (old.rows.some((row) => names(row, firstId))) throw new RequirementViolation('U-RECORDS-IN-RANGE', `withdrawal ${firstId}, made now, is among the records of a range that ended three days ago`, 'only withdrawals made within startTime..endTime', [first.exchange, old.reply.exchange]);
+            else saw('U-RECORDS-IN-RANGE');
+          }
         }
 
         // Unbiased: every rule as likely as the others (fast-check's bias would favour the first kinds of the list).

@@ -27,7 +27,7 @@ const NEEDS_PEER: RequirementId[] = ['U-ORDER-LOOKUP-OTHER-ACCOUNT', 'U-CANCEL-O
 /** Per fund-moving write (operation id, x-moves-funds), the requirements whose checks need it accepted. */
 const FUND_WRITE_REQUIREMENTS: Partial<Record<FundWrite, RequirementId[]>> = {
   transfer: ['U-TRANSFER', 'U-TRANSFER-BALANCE', 'U-TRANSFER-SAME-TYPE', 'U-FUNDS-CONSERVED'],
-  withdraw: ['U-WITHDRAW', 'U-WITHDRAW-IDEMPOTENT', 'U-WITHDRAW-RECORDED'],
+  withdraw: ['U-WITHDRAW', 'U-WITHDRAW-IDEMPOTENT', 'U-WITHDRAW-RECORDED', 'U-RECORDS-IN-RANGE'],
   createSubAccount: ['U-SUB-CREATE', 'U-SUB-LISTED'],
   repayLiabilities: ['U-ACCT-REPAY'],
   copyTransfer: ['U-COPY-TRANSFER', 'U-COPY-TRANSFER-MAX'],

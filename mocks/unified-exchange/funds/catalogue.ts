@@ -90,6 +90,18 @@ export const fundsFaults = [
     violates: ['U-COPY-TRANSFER-MAX'],
     keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts make copyTransfer a write the profile (settings.funded false) leaves unsent' },
   },
+  {
+    name: 'withdraw-records-ignore-range',
+    description: 'The withdrawal records list every withdrawal of the account, whatever startTime and endTime say.',
+    violates: ['U-RECORDS-IN-RANGE'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts have no funds: no withdrawal is made to look up' },
+  },
+  {
+    name: 'withdraw-orderid-filter-wrong',
+    description: "The withdrawal records' orderId filter compares with the clientOid: a withdrawal is never found by its orderId.",
+    violates: ['U-WITHDRAW-RECORDED'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts have no funds: no withdrawal is made to look up' },
+  },
   // Judged by the conservation property (suites/unified-exchange/funds-conservation.spec.ts).
   {
     name: 'transfer-credits-without-debit',

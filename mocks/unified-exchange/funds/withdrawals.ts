@@ -158,10 +158,11 @@ export function withdrawalRecords(options: PartOptions, store: FundsStore, calle
     : state.withdrawals
         .filter(
           (w) =>
-            w.ts >= range.start &&
-            w.ts <= range.end &&
+            // withdraw-records-ignore-range: every withdrawal, whatever its time; withdraw-orderid-filter-wrong: the
+            // orderId filter compared with the clientOid.
+            ((w.ts >= range.start && w.ts <= range.end) || options.fault('withdraw-records-ignore-range')) &&
             (!given(params.coin) || w.coin === params.coin) &&
-            (!given(params.orderId) || w.orderId === params.orderId) &&
+            (!given(params.orderId) || (options.fault('withdraw-orderid-filter-wrong') ? w.clientOid : w.orderId) === params.orderId) &&
             (!given(params.clientOid) || w.clientOid === params.clientOid),
         )
         .sort((a, b) => b.ts - a.ts)

@@ -12,7 +12,7 @@ import type { Category } from '../../interfaces/unified-exchange/settings.ts';
 import { test } from './test.ts';
 import { reqTags } from './tags.ts';
 import { hasRole } from './auth.ts';
-import { sendPatiently, takeBrokerRate } from './patient.ts';
+import { askValid, sendPatiently, takeBrokerRate } from './patient.ts';
 import { settingsOf, stated } from './profile.ts';
 import { BOOK_CATEGORIES, recentWindow, withQuery, type Settings } from './requests.ts';
 import { holdsNoRecords, rowsOf } from './market.ts';
@@ -46,7 +46,7 @@ test.describe('one symbol asked for', () => {
       for (const category of BOOK_CATEGORIES) {
         const symbol = s.markets.symbols[category];
         const path = withQuery(`${M}/tickers`, { category, symbol });
-        const r = await sendPatiently(api, get(path, `the ${category} ticker of ${symbol}`), s);
+        const r = await askValid(api, get(path, `the ${category} ticker of ${symbol}`), s);
         if (!isAccepted(r)) throw deviation(`GET ${path} was answered ${describeAnswer(r)}`, `the ticker of ${symbol}`, [r.exchange]);
         const list = rows(profile, s, 'getTickers', r);
         const named = list.filter((row) => (row as { symbol?: unknown } | null)?.symbol === symbol);
@@ -61,13 +61,13 @@ test.describe('one symbol asked for', () => {
     const s = settingsOf(profile);
     await verify('U-MKT-INSTRUMENTS', async (seen) => {
       for (const category of ['SPOT', 'MARGIN', ...FUTURES] as Category[]) {
-        const all = await sendPatiently(api, get(withQuery(`${M}/instruments`, { category }), `the ${category} instruments`), s);
+        const all = await askValid(api, get(withQuery(`${M}/instruments`, { category }), `the ${category} instruments`), s);
         if (!isAccepted(all)) throw deviation(`the ${category} instruments were answered ${describeAnswer(all)}`, 'a success', [all.exchange]);
       }
       for (const category of ['SPOT', 'USDT-FUTURES'] as Category[]) {
         const symbol = s.markets.symbols[category];
         const path = withQuery(`${M}/instruments`, { category, symbol });
-        const r = await sendPatiently(api, get(path, `the ${category} instrument ${symbol}`), s);
+        const r = await askValid(api, get(path, `the ${category} instrument ${symbol}`), s);
         if (!isAccepted(r)) throw deviation(`GET ${path} was answered ${describeAnswer(r)}`, `the instrument ${symbol}`, [r.exchange]);
         const { named, others } = otherSymbols(rows(profile, s, 'getInstruments', r), symbol);
         if (!named) continue; // no record names its symbol: which instrument it is cannot be told
@@ -84,12 +84,12 @@ test('fills with limit n hold at most n fills', { tag: reqTags('U-MKT-FILLS-LIMI
   const symbol = s.markets.symbols[category];
   await verify('U-MKT-FILLS-LIMIT', async (seen) => {
     // How many fills there are to serve: a limit below that count is one the answer could overrun.
-    const all = await sendPatiently(api, get(withQuery(`${M}/fills`, { category, symbol }), `the ${category} fills of ${symbol}`), s);
+    const all = await askValid(api, get(withQuery(`${M}/fills`, { category, symbol }), `the ${category} fills of ${symbol}`), s);
     if (!isAccepted(all)) throw new Inconclusive(`the fills without limit were answered ${describeAnswer(all)}`);
     const available = rows(profile, s, 'getMarketFills', all).length;
     for (const limit of [1, 3].filter((n) => n < available)) {
       const path = withQuery(`${M}/fills`, { category, symbol, limit });
-      const r = await sendPatiently(api, get(path, `the ${category} fills, limit ${limit}`), s);
+      const r = await askValid(api, get(path, `the ${category} fills, limit ${limit}`), s);
       if (!isAccepted(r)) throw deviation(`GET ${path} was answered ${describeAnswer(r)}`, `at most ${limit} fills`, [r.exchange]);
       const n = rows(profile, s, 'getMarketFills', r).length;
       seen('a limit below the fills there are');
@@ -103,7 +103,7 @@ test('the current funding rate is an array whose every element carries fundingRa
   await verify('U-MKT-FUND-RATE', async () => {
     for (const category of FUTURES) {
       const path = withQuery(`${M}/current-fund-rate`, { symbol: s.markets.symbols[category] });
-      const r = await sendPatiently(api, get(path, `the current funding rate of the ${category} symbol`), s);
+      const r = await askValid(api, get(path, `the current funding rate of the ${category} symbol`), s);
       if (!isAccepted(r)) throw deviation(`GET ${path} was answered ${describeAnswer(r)}`, 'data, an array of funding rates', [r.exchange]);
       const data = dataOf(r);
       if (!Array.isArray(data)) throw deviation(`GET ${path}: data is ${data === null ? 'null' : typeof data}: ${JSON.stringify(data)?.slice(0, 200)}`, 'an array (the document: "data is an array")', [r.exchange]);
@@ -123,7 +123,7 @@ test('the funding-rate history paged gives each row once', { tag: reqTags('U-MKT
     let cursor: string | undefined;
     for (let page = 1; page <= 3; page++) {
       const path = withQuery(`${M}/history-fund-rate`, { category, symbol, limit, cursor });
-      const r = await sendPatiently(api, get(path, `the funding history, page ${page}`), s);
+      const r = await askValid(api, get(path, `the funding history, page ${page}`), s);
       if (!isAccepted(r)) throw deviation(`GET ${path} was answered ${describeAnswer(r)}`, `a page of at most ${limit} rows`, [r.exchange]);
       const list = rows(profile, s, 'getFundingRateHistory', r) as Array<{ fundingTime?: unknown } | null>;
       if (list.length > limit) throw deviation(`GET ${path} holds ${list.length} rows`, `at most ${limit}`, [r.exchange]);
@@ -152,7 +152,7 @@ test('candles without type are the MARKET candles; MARK and INDEX are answered',
   await verify('U-MKT-CANDLES-TYPE', async () => {
     const answers: Record<string, Reply> = {};
     for (const type of [undefined, 'MARKET', 'MARK', 'INDEX']) {
-      const r = await sendPatiently(api, get(query(type), `1m candles, ${type ? `type ${type}` : 'no type'}`), s);
+      const r = await askValid(api, get(query(type), `1m candles, ${type ? `type ${type}` : 'no type'}`), s);
       if (!isAccepted(r)) throw deviation(`GET ${query(type)} was answered ${describeAnswer(r)}`, 'candles', [r.exchange]);
       answers[type ?? 'none'] = r;
     }
@@ -172,7 +172,7 @@ test.describe('required parameters and listed values', () => {
       for (const op of ['orderbook', 'candles', 'history-candles']) {
         const q = { category: 'SPOT', ...(op === 'orderbook' ? {} : { interval: '1m', limit: 5 }) };
         const r = await api.send(get(withQuery(`${M}/${op}`, q), `${op} without symbol`));
-        const control = await sendPatiently(api, get(withQuery(`${M}/${op}`, { ...q, symbol: s.markets.symbols.SPOT }), `${op} with symbol: the control`), s);
+        const control = await askValid(api, get(withQuery(`${M}/${op}`, { ...q, symbol: s.markets.symbols.SPOT }), `${op} with symbol: the control`), s);
         mustBeRefused('U-MKT-BOOK-REQUIRED', r, `GET ${op} without symbol`, { control });
       }
     });
@@ -201,7 +201,7 @@ test.describe('required parameters and listed values', () => {
           continue;
         }
         if (unlistedStated === 'empty' && isRefused(r)) throw deviation(`${what} was refused (${r.status})`, 'a success with no records (settings.unlistedCategory: empty)', [r.exchange]);
-        const control = await sendPatiently(api, get(withQuery(`${M}/${c.op}`, c.listed), `${c.op}, category ${c.listed.category}: the control`), s);
+        const control = await askValid(api, get(withQuery(`${M}/${c.op}`, c.listed), `${c.op}, category ${c.listed.category}: the control`), s);
         mustBeRefused('U-MKT-CATEGORY-UNLISTED', r, what, { control });
       }
     });
@@ -211,10 +211,10 @@ test.describe('required parameters and listed values', () => {
     const s = settingsOf(profile);
     await verify('U-MKT-FEE-GROUP-REQUIRED', async () => {
       const none = await api.send(get(withQuery(`${M}/fee-group`, {}), 'fee-group without category'));
-      const spot = await sendPatiently(api, get(withQuery(`${M}/fee-group`, { category: 'SPOT' }), 'fee-group, category SPOT: the control'), s);
+      const spot = await askValid(api, get(withQuery(`${M}/fee-group`, { category: 'SPOT' }), 'fee-group, category SPOT: the control'), s);
       mustBeRefused('U-MKT-FEE-GROUP-REQUIRED', none, 'GET fee-group without category', { control: spot });
       const odd = await api.send(get(withQuery(`${M}/fee-group`, { category: 'SPOT', group: 'GROUP_Z' }), 'fee-group, group GROUP_Z'));
-      const listed = await sendPatiently(api, get(withQuery(`${M}/fee-group`, { category: 'SPOT', group: 'GROUP_A' }), 'fee-group, group GROUP_A: the control'), s);
+      const listed = await askValid(api, get(withQuery(`${M}/fee-group`, { category: 'SPOT', group: 'GROUP_A' }), 'fee-group, group GROUP_A: the control'), s);
       mustBeRefused('U-MKT-FEE-GROUP-REQUIRED', odd, 'GET fee-group with group GROUP_Z', { control: listed });
     });
   });

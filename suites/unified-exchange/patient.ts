@@ -38,6 +38,19 @@ export async function sendPatiently(api: Client, request: RequestSpec, s: Pick<U
   return r;
 }
 
+/**
+ * A valid read whose refusal would fail a requirement: sent patiently, and once more after a second if it is refused
+ * all the same. A profile that does not state the deployment's rate limits cannot tell its throttle from a refusal
+ * (a 400 in one reading of U-NS-THROTTLE-STATUS), and the harness's own checks may have filled the second; a refusal
+ * that stands is one. A conforming target answers at once and pays nothing.
+ */
+export async function askValid(api: Client, request: RequestSpec, s: Pick<UnifiedExchangeSettings, 'rateLimits' | 'refusalStatus'>): Promise<Reply> {
+  const r = await sendPatiently(api, request, s);
+  if (!isRefused(r)) return r;
+  await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+  return sendPatiently(api, { ...request, label: `${request.label ?? `${request.method} ${request.path}`} (again: a refusal of a valid request may have been a throttle)` }, s);
+}
+
 /** The broker key's requests of a second are counted together (20 per UID): see leases.ts. */
 export { BROKER_RATE_LEASE } from './leases.ts';
 

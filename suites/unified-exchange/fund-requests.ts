@@ -39,6 +39,21 @@ export function findMember(v: unknown, name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The first earn product of one coin with a minimum, from an elite-product answer: its sub-product (the nested
+ * sub-product, or, where the profile states flat products, the product itself) and its minSubscribeAmount. A product
+ * that takes several coins may need coin (U-NS-EARN-COIN): only one of a single coin is taken.
+ */
+export function minimumEarnProduct(json: unknown, s: Settings, flat: boolean): { productSubId: string; min: string } | undefined {
+  for (const row of rowsOf(json, 'getEarnProducts', s)) {
+    const min = typeof row.minSubscribeAmount === 'string' ? row.minSubscribeAmount : undefined;
+    if (!min || !(Number(min) > 0) || (Array.isArray(row.coins) && row.coins.length > 1)) continue;
+    const sub = flat ? idText(row.productId) : (findMember(row, 'productSubId') ?? idText(row.productId));
+    if (sub) return { productSubId: sub, min };
+  }
+  return undefined;
+}
+
 /** Half of a positive decimal string, as a decimal string (never in exponent form). */
 export function halfOf(decimal: string): string {
   const places = (decimal.split('.')[1] ?? '').length + 1;

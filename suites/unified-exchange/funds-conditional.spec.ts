@@ -32,7 +32,7 @@ import { depthFactor } from '../../harness/options.ts';
 import { Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
 import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
 import {
-  BEYOND_ANY_BALANCE, advertisement, findMember, halfOf, idText, isolatedTransfer, loan, pairTransfer, reverseTransfer, rowsOf, withdrawal,
+  BEYOND_ANY_BALANCE, advertisement, findMember, halfOf, idText, isolatedTransfer, loan, minimumEarnProduct, pairTransfer, reverseTransfer, rowsOf, withdrawal,
 } from './fund-requests.ts';
 import { rolesOf, settingsOf, stated as isStatedIn } from './profile.ts';
 import { freshClientOid, freshSubName, orderIdOf, recentWindow, servedOp, withQuery, type FundWrite } from './requests.ts';
@@ -187,17 +187,7 @@ test.describe('conditional rules of the fund operations', () => {
         let product: { productSubId: string; min: string } | undefined;
         if (!out.has('U-EARN-SUBSCRIBE-MIN')) {
           const r = await read('trade', 'getEarnProducts', {}, 'an earn product and its minimum');
-          for (const row of rowsOf(r.json, 'getEarnProducts', s)) {
-            const min = typeof row.minSubscribeAmount === 'string' ? row.minSubscribeAmount : undefined;
-            // A product that takes several coins may need coin (U-NS-EARN-COIN): one of a single coin is asked.
-            if (!min || !(Number(min) > 0) || (Array.isArray(row.coins) && row.coins.length > 1)) continue;
-            const flat = stated('earn.products') && s.earn.products === 'flat';
-            const sub = flat ? idText(row.productId) : (findMember(row, 'productSubId') ?? idText(row.productId));
-            if (sub) {
-              product = { productSubId: sub, min };
-              break;
-            }
-          }
+          product = minimumEarnProduct(r.json, s, stated('earn.products') && s.earn.products === 'flat');
           if (!product) skipped.set('earn-below-min', `no earn product with a minSubscribeAmount was listed (${r.status})`);
         }
         for (const [kind, why] of skipped) if (!out.has(RULE[kind])) {

@@ -15,10 +15,10 @@ import { fitTimeout } from '../../harness/budget.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
 import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
-import { findMember, idText, rowsOf } from './fund-requests.ts';
+import { findMember, idText, minimumEarnProduct, pairTransfer, reverseTransfer, rowsOf } from './fund-requests.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
 import { takeBrokerRate } from './patient.ts';
-import { rolesOf, settingsOf } from './profile.ts';
+import { rolesOf, settingsOf, stated as isStated } from './profile.ts';
 import { freshSubName, servedOp, withQuery, type Settings } from './requests.ts';
 import { uxScope } from './scope.ts';
 import { reqTags } from './tags.ts';
@@ -82,7 +82,7 @@ test.describe('paged lists', () => {
             const made = await makeRecords(l);
             await verify(l.requirement, async (seen) => {
               const all = await onePage(l);
-              const walked = l.operationId === 'listP2pAds' ? await walkPages(l) : await walkCursor(l);
+              const walked = await walk(l, l.operationId === 'listP2pAds');
               const seenKeys = new Map<string, Reply>();
               for (const { row, reply } of walked.rows) {
                 const k = key(row);
@@ -128,27 +128,15 @@ test.describe('paged lists', () => {
           }
         }
         if (l.operationId === 'getFinancialRecords' && may('transfer')) {
-          const t = { fromType: s.transferPair.fromType, toType: s.transferPair.toType, coin: s.markets.coins.quote, amount: '1' };
-          const there = await send('trade', 'transfer', t, 'a transfer, for records to list');
-          if (isAccepted(there)) await send('trade', 'transfer', { ...t, fromType: t.toType, toType: t.fromType }, 'the same transfer back (undo)');
+          const there = await send('trade', 'transfer', pairTransfer(s), 'a transfer, for records to list');
+          if (isAccepted(there)) await send('trade', 'transfer', reverseTransfer(pairTransfer(s)), 'the same transfer back (undo)');
         }
         if (l.operationId === 'getEarnRecords' && may('subscribeEarn')) {
-          const product = await minimumProduct();
+          const products = await api.send({ method: 'GET', path: path('getEarnProducts'), authenticate: true, credential: 'trade', label: 'an earn product and its minimum' });
+          const product = minimumEarnProduct(products.json, s, isStated(profile, 'earn.products') && s.earn.products === 'flat');
           for (let i = 0; product && i < 3; i++) await send('trade', 'subscribeEarn', { productSubId: product.productSubId, amount: product.min }, `an earn subscription of the minimum ${product.min}, for records to list (${i + 1} of 3)`);
         }
         return ids;
-      }
-
-      /** An earn product of one coin and its minimum (the nested sub-product, or the flat product). */
-      async function minimumProduct(): Promise<{ productSubId: string; min: string } | undefined> {
-        const r = await api.send({ method: 'GET', path: path('getEarnProducts'), authenticate: true, credential: 'trade', label: 'an earn product and its minimum' });
-        for (const row of rowsOf(r.json, 'getEarnProducts', s)) {
-          const min = typeof row.minSubscribeAmount === 'string' ? row.minSubscribeAmount : undefined;
-          if (!min || !(Number(min) > 0) || (Array.isArray(row.coins) && row.coins.length > 1)) continue;
-          const sub = s.earn.products === 'flat' ? idText(row.productId) : (findMember(row, 'productSubId') ?? idText(row.productId));
-          if (sub) return { productSubId: sub, min };
-        }
-        return undefined;
       }
 
       /** One page as large as the profile's largest (settings.paging.maxLimit), which must hold the whole list. */
@@ -163,40 +151,29 @@ test.describe('paged lists', () => {
 
       type Walk = { rows: Array<{ row: Record<string, unknown>; reply: Reply }>; replies: Reply[]; pages: number };
 
-      /** Pages of SMALL, each from the cursor the answer handed out (or the last id seen), until a short or last page. */
-      async function walkCursor(l: Listing): Promise<Walk> {
+      /**
+       * Pages of SMALL until a short page: successive pageNum values from the first page (the advertisements), or each
+       * page from the cursor the previous answer handed out, else the last id it held (a bare array cannot hand one out).
+       */
+      async function walk(l: Listing, byPageNum: boolean): Promise<Walk> {
         const out: Walk = { rows: [], replies: [], pages: 0 };
         let cursor: string | undefined;
         for (let page = 1; page <= MAX_PAGES; page++) {
-          const reply = await get(l, { limit: SMALL, cursor }, `${l.what}, page ${page} of ${SMALL}${cursor ? ` after ${cursor}` : ''}`);
-          if (!isAccepted(reply)) throw new Inconclusive(`${l.what}, page ${page}, was answered ${reply.status}`);
+          const pageNum = s.p2p.firstPage + page - 1;
+          const where = byPageNum ? `pageNum ${pageNum}` : `page ${page}${cursor ? ` after ${cursor}` : ''}`;
+          const reply = await get(l, byPageNum ? { pageNum, limit: SMALL } : { limit: SMALL, cursor }, `${l.what}, ${where} of ${SMALL}`);
+          if (!isAccepted(reply)) throw new Inconclusive(`${l.what}, ${byPageNum ? `pageNum ${pageNum}` : `page ${page}`}, was answered ${reply.status}`);
           const rows = pageRows(l, reply, page);
           out.replies.push(reply);
           out.pages = page;
           out.rows.push(...rows.map((row) => ({ row, reply })));
           if (rows.length < SMALL) break;
+          if (byPageNum) continue;
           const data = (reply.json as { data?: unknown } | undefined)?.data;
           const handed = s.paging.cursor === 'next-cursor' && data && typeof data === 'object' && !Array.isArray(data) ? (data as { cursor?: unknown }).cursor : undefined;
-          // A list answered as a bare array cannot hand a cursor out: it is paged by the last id seen.
           const next = handed !== undefined ? idText(handed) : lastId(l, rows);
           if (!next) break;
           cursor = next;
-        }
-        return out;
-      }
-
-      /** Successive pageNum values from the first page, SMALL each, until a short page. */
-      async function walkPages(l: Listing): Promise<Walk> {
-        const out: Walk = { rows: [], replies: [], pages: 0 };
-        for (let page = 1; page <= MAX_PAGES; page++) {
-          const pageNum = s.p2p.firstPage + page - 1;
-          const reply = await get(l, { pageNum, limit: SMALL }, `${l.what}, pageNum ${pageNum} of ${SMALL}`);
-          if (!isAccepted(reply)) throw new Inconclusive(`${l.what}, pageNum ${pageNum}, was answered ${reply.status}`);
-          const rows = pageRows(l, reply, page);
-          out.replies.push(reply);
-          out.pages = page;
-          out.rows.push(...rows.map((row) => ({ row, reply })));
-          if (rows.length < SMALL) break;
         }
         return out;
       }

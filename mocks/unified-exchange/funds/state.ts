@@ -181,7 +181,7 @@ export class FundsStore {
     let state = this.accounts.get(uid);
     if (state) return state;
     const now = this.options.now();
-    const funded = this.options.reading('U-NS-ACCOUNT-STATE') !== 'unfunded' && this.options.settings.funded !== false;
+    const funded = this.funded();
     const balances = Object.fromEntries(ACCOUNT_TYPES.map((t) => [t, {}])) as AccountState['balances'];
     state = { uid, balances, liabilities: {}, lead: {}, mode: 'basic', leverage: {}, ledger: [], deposits: [], withdrawals: [], subscriptions: [], earnRecords: [], loans: [] };
     if (funded) {
@@ -202,9 +202,13 @@ export class FundsStore {
   }
 
   /** What an account's funding balance held when it was first seen (a fault's stale read shows it). */
-  seeded(uid: string): Record<string, number> {
-    const funded = this.options.reading('U-NS-ACCOUNT-STATE') !== 'unfunded' && this.options.settings.funded !== false;
-    return funded ? SEED : {};
+  seeded(_uid: string): Record<string, number> {
+    return this.funded() ? SEED : {};
+  }
+
+  /** Whether accounts are seeded with funds (U-NS-ACCOUNT-STATE funded, and settings.funded not false). */
+  private funded(): boolean {
+    return this.options.reading('U-NS-ACCOUNT-STATE') !== 'unfunded' && this.options.settings.funded !== false;
   }
 
   /** Whether a uid is an account this part has seen or made (an internal transfer's target). */

@@ -47,6 +47,8 @@ export function limits(c: Choices, reading: RoutingReading, on: RoutingFault, no
   return {
     throttled(op, uid, ip) {
       if (op.broker && uid !== undefined) {
+        // broker-rate-unlimited: no limit of any kind reaches the broker operations.
+        if (on('broker-rate-unlimited')) return false;
         const key = `broker ${uid}${c.brokerScope === 'per-operation' ? ` ${op.id}` : ''}`;
         return sliding ? slide(key, brokerLimit) : fixed(key, brokerLimit);
       }

@@ -44,12 +44,13 @@ export function findMember(v: unknown, name: string): string | undefined {
  * sub-product, or, where the profile states flat products, the product itself) and its minSubscribeAmount. A product
  * that takes several coins may need coin (U-NS-EARN-COIN): only one of a single coin is taken.
  */
-export function minimumEarnProduct(json: unknown, s: Settings, flat: boolean): { productSubId: string; min: string } | undefined {
+export function minimumEarnProduct(json: unknown, s: Settings, flat: boolean): { productId: string; productSubId: string; min: string } | undefined {
   for (const row of rowsOf(json, 'getEarnProducts', s)) {
     const min = typeof row.minSubscribeAmount === 'string' ? row.minSubscribeAmount : undefined;
     if (!min || !(Number(min) > 0) || (Array.isArray(row.coins) && row.coins.length > 1)) continue;
-    const sub = flat ? idText(row.productId) : (findMember(row, 'productSubId') ?? idText(row.productId));
-    if (sub) return { productSubId: sub, min };
+    const productId = idText(row.productId);
+    const sub = flat ? productId : (findMember(row, 'productSubId') ?? productId);
+    if (sub && productId) return { productId, productSubId: sub, min };
   }
   return undefined;
 }

@@ -27,12 +27,12 @@ const NEEDS_PEER: RequirementId[] = ['U-ORDER-LOOKUP-OTHER-ACCOUNT', 'U-CANCEL-O
 /** Per fund-moving write (operation id, x-moves-funds), the requirements whose checks need it accepted. */
 const FUND_WRITE_REQUIREMENTS: Partial<Record<FundWrite, RequirementId[]>> = {
   transfer: ['U-TRANSFER', 'U-TRANSFER-BALANCE', 'U-TRANSFER-SAME-TYPE', 'U-FUNDS-CONSERVED'],
-  withdraw: ['U-WITHDRAW', 'U-WITHDRAW-IDEMPOTENT', 'U-WITHDRAW-RECORDED', 'U-RECORDS-IN-RANGE'],
+  withdraw: ['U-WITHDRAW', 'U-WITHDRAW-IDEMPOTENT', 'U-WITHDRAW-RECORDED'],
   createSubAccount: ['U-SUB-CREATE', 'U-SUB-LISTED'],
   repayLiabilities: ['U-ACCT-REPAY'],
   copyTransfer: ['U-COPY-TRANSFER', 'U-COPY-TRANSFER-MAX'],
-  subscribeEarn: ['U-EARN-SUBSCRIBE', 'U-EARN-SUBSCRIBE-ORDERID', 'U-EARN-SUBSCRIBE-MIN'],
-  redeemEarn: ['U-EARN-REDEEM'],
+  subscribeEarn: ['U-EARN-SUBSCRIBE', 'U-EARN-SUBSCRIBE-ORDERID', 'U-EARN-SUBSCRIBE-MIN', 'U-EARN-REDEEM', 'U-EARN-REDEEM-HELD'],
+  redeemEarn: ['U-EARN-REDEEM', 'U-EARN-REDEEM-HELD'],
   borrow: ['U-LOAN-BORROW', 'U-LOAN-ONGOING-LISTED', 'U-LOAN-REPAY', 'U-LOAN-REPAY-ALL'],
   repayLoan: ['U-LOAN-REPAY', 'U-LOAN-REPAY-ALL'],
   createP2pAd: ['U-P2P-CREATE'],

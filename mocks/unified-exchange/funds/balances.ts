@@ -23,6 +23,7 @@ import { ACCOUNT_TYPES, balanceOf, fundingType, isAccountType, post, type Accoun
 const MODES = ['basic', 'advanced', 'delta', 'isolated'] as const;
 /** The share of a transfer's amount taken as its fee in the transfer-fee reading of U-NS-FEES. */
 export const TRANSFER_FEE = 0.001;
+const HIDDEN_FEE = 0.01;
 const LEVERAGE_CATEGORIES = ['MARGIN', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'] as const;
 const publicMembers = (options: PartOptions) => options.reading('U-NS-RECORD-MEMBERS') !== 'documented-only';
 
@@ -167,7 +168,8 @@ export function transfer(options: PartOptions, store: FundsStore, caller: Caller
   const held = balanceOf(state, from, coin);
   const now = options.now();
   // U-NS-FEES transfer-fee: a share of the amount taken from the source beyond it (settings.fees.transfer states it).
-  const fee = options.reading('U-NS-FEES') === 'transfer-fee' ? amount * TRANSFER_FEE : 0;
+  // transfer-fee-hidden: a fee of 1% the profile does not allow, ten times what the fee reading takes.
+  const fee = options.fault('transfer-fee-hidden') ? amount * HIDDEN_FEE : options.reading('U-NS-FEES') === 'transfer-fee' ? amount * TRANSFER_FEE : 0;
   if (amount + fee > held) {
     if (params.allowBorrow === 'yes' && from === 'uta' && held > 0) {
       // The shortfall is borrowed: a liability that repayLiabilities pays back.
@@ -222,7 +224,7 @@ export function financialRecords(options: PartOptions, store: FundsStore, caller
   const entries = range.empty
     ? []
     : state.ledger
-        .filter((e) => e.category === params.category && (coin === undefined || e.coin === coin) && (type === undefined || e.type === type) && e.ts >= range.start && e.ts <= range.end)
+        .filter((e) => e.category === params.category && (coin === undefined || e.coin === coin) && (type === undefined || e.type === type) && ((e.ts >= range.start && e.ts <= range.end) || options.fault('fin-records-ignore-range')))
         .sort((a, b) => b.ts - a.ts || (a.id < b.id ? 1 : -1));
   const page = pageOf(options, entries, (e) => e.id, params.cursor, limit, false, options.fault('fin-records-cursor-skips'));
   if (isRefusal(page)) return page;

@@ -159,6 +159,62 @@ export const fundsFaults = [
     description: 'The advertisement list repeats the last advertisement of a page at the top of the next.',
     violates: ['U-P2P-LIST-PAGING'],
   },
+  // Judged by the records' comparisons (suites/unified-exchange/records.spec.ts): answers that must select different
+  // records share one.
+  {
+    name: 'deposit-records-ignore-range',
+    description: 'The deposit records list every deposit of the account, whatever startTime and endTime say.',
+    violates: ['U-RECORDS-IN-RANGE'],
+  },
+  {
+    name: 'fin-records-ignore-range',
+    description: 'The financial records list every entry of the category, whatever startTime and endTime say.',
+    violates: ['U-RECORDS-IN-RANGE'],
+  },
+  {
+    name: 'deposit-records-coin-ignored',
+    description: 'The deposit records ignore their coin filter: every coin\'s deposits are listed for any coin.',
+    violates: ['U-RECORDS-FILTERED'],
+  },
+  {
+    name: 'loan-history-status-ignored',
+    description: 'The loan history ignores its status filter: every loan is listed for any status.',
+    violates: ['U-RECORDS-FILTERED'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts take no loan: the history holds none to filter' },
+  },
+  {
+    name: 'broker-list-status-ignored',
+    description: 'The broker sub-account list ignores its status filter: the normal sub-accounts are listed as frozen too.',
+    violates: ['U-RECORDS-FILTERED'],
+  },
+  // Judged by the earn redemption (suites/unified-exchange/earn-redemption.spec.ts).
+  {
+    name: 'earn-redeem-beyond-held',
+    description: 'A redemption of more than the subscriptions hold is accepted: it empties them and credits the whole amount asked.',
+    violates: ['U-EARN-REDEEM-HELD'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts subscribe nothing: there is nothing to redeem' },
+  },
+  {
+    name: 'earn-records-type-ignored',
+    description: 'The earn records ignore their type: subscriptions and redemptions are listed for every type.',
+    violates: ['U-RECORDS-FILTERED'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts subscribe nothing: the earn records hold none to filter' },
+  },
+  {
+    name: 'earn-redeem-to-unified-refused',
+    description: 'A redemption with receiveAccount unified is refused as if the value were not listed.',
+    violates: ['U-EARN-REDEEM'],
+    // Its control refused too, the redemption beyond the holdings proves nothing.
+    undecided: ['U-EARN-REDEEM-HELD'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts subscribe nothing: there is nothing to redeem' },
+  },
+  // Judged by the conservation property.
+  {
+    name: 'transfer-fee-hidden',
+    description: 'A transfer takes 1% of its amount from the source beyond it, a fee no profile allows.',
+    violates: ['U-FUNDS-CONSERVED'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': UNFUNDED_SENDS_NO_TRANSFER },
+  },
 ] as const satisfies readonly Fault[];
 
 export const fundsReadings = [

@@ -118,6 +118,7 @@ export function redeem(options: PartOptions, store: FundsStore, caller: Caller, 
     outside(params, 'advancedSettle', YES_NO),
   );
   if (bad) return bad;
+  if (params.receiveAccount === 'unified' && options.fault('earn-redeem-to-unified-refused')) return refused('validation', 'receiveAccount must be spot or unified');
   const product = productOf(options, params.productId);
   if (!product) return refused('not-found', `no product ${String(params.productId)}`);
   const chosen = coinFor(options, product, params.coin);
@@ -126,7 +127,9 @@ export function redeem(options: PartOptions, store: FundsStore, caller: Caller, 
   if (amount === undefined || amount <= 0) return refused('validation', 'amount must be a positive decimal string');
   const held = holdings(options, store, caller.account.uid, product.productId, String(params.productSubId));
   const total = held.reduce((sum, s) => sum + s.amount, 0);
-  if (amount > total) return refused('state', `the subscription holds ${dec(total)}, less than ${dec(amount)}`);
+  // earn-redeem-beyond-held: the whole holding is redeemed, and the amount asked credited.
+  if (amount > total && !options.fault('earn-redeem-beyond-held')) return refused('state', `the subscription holds ${dec(total)}, less than ${dec(amount)}`);
+  if (held.length === 0) return refused('state', `nothing is held in ${String(params.productSubId)}`);
   const state = store.account(caller.account.uid);
   let left = amount;
   for (const s of held) {
@@ -170,7 +173,7 @@ export function earnRecords(options: PartOptions, store: FundsStore, caller: Cal
   const limit = pageLimit(options, params.limit);
   if (isRefusal(limit)) return limit;
   const state = store.account(caller.account.uid);
-  const rows = range.empty ? [] : state.earnRecords.filter((r) => r.type === params.type && r.ts >= range.start && r.ts <= range.end).sort((a, b) => b.ts - a.ts || (a.id < b.id ? 1 : -1));
+  const rows = range.empty ? [] : state.earnRecords.filter((r) => (r.type === params.type || options.fault('earn-records-type-ignored')) && r.ts >= range.start && r.ts <= range.end).sort((a, b) => b.ts - a.ts || (a.id < b.id ? 1 : -1));
   const page = pageOf(options, rows, (r) => r.id, params.cursor, limit, options.fault('earn-records-pages-overlap'));
   if (isRefusal(page)) return page;
   const list = page.rows.map((r) => ({ orderId: r.id, type: r.type, productId: r.productId, productSubId: r.productSubId, coin: r.coin, amount: dec(r.amount), status: r.status, ts: String(r.ts) }));

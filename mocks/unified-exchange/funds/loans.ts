@@ -149,7 +149,7 @@ export function loanHistory(options: PartOptions, store: FundsStore, caller: Cal
     ? []
     : state.loans
         .filter((l) => l.ts >= range.start && l.ts <= range.end && (!given(params.orderId) || l.orderId === params.orderId) && (!given(params.loanCoin) || l.loanCoin === params.loanCoin))
-        .filter((l) => !given(params.status) || l.closed?.status === params.status)
+        .filter((l) => !given(params.status) || l.closed?.status === params.status || options.fault('loan-history-status-ignored'))
         .sort((a, b) => b.ts - a.ts)
         .map((l) => ({ ...loanRow(options, l), status: l.closed?.status ?? 'BORROWING', ...(l.closed ? { repayTime: String(l.closed.ts) } : {}) }));
   return accepted(listData(options, 'getLoanHistory', rows));

@@ -74,7 +74,7 @@ export function listBrokerSubs(options: PartOptions, store: FundsStore, caller: 
   if (bad) return bad;
   const limit = pageLimit(options, params.limit);
   if (isRefusal(limit)) return limit;
-  const mine = store.brokerSubs.filter((s) => s.brokerUid === caller.account.uid && (!given(params.status) || s.status === params.status));
+  const mine = store.brokerSubs.filter((s) => s.brokerUid === caller.account.uid && (!given(params.status) || s.status === params.status || options.fault('broker-list-status-ignored')));
   const page = pageOf(options, mine, (s) => s.subUid, params.cursor, limit, false, options.fault('broker-list-cursor-skips'));
   if (isRefusal(page)) return page;
   const subList = page.rows.map((s) =>

@@ -136,10 +136,11 @@ export function depositRecords(options: PartOptions, store: FundsStore, caller: 
   const range = timeRange(options, params.startTime, params.endTime, true);
   if (isRefusal(range)) return range;
   const state = store.account(caller.account.uid);
+  const inRange = (ts: number) => (ts >= range.start && ts <= range.end) || options.fault('deposit-records-ignore-range');
   const rows = range.empty
     ? []
     : state.deposits
-        .filter((d) => d.ts >= range.start && d.ts <= range.end && (!given(params.coin) || d.coin === params.coin) && (!given(params.orderId) || d.orderId === params.orderId))
+        .filter((d) => inRange(d.ts) && (!given(params.coin) || d.coin === params.coin || options.fault('deposit-records-coin-ignored')) && (!given(params.orderId) || d.orderId === params.orderId))
         .sort((a, b) => b.ts - a.ts)
         .map((d) =>
           publicMembers(options)

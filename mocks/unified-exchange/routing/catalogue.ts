@@ -268,4 +268,10 @@ export const routingFaults = [
     // sliding window a 21st request is spread over the window's expiries, never a run the check can tell from 20.
     keepsDefault: { 'U-NS-BROKER-RATE-WINDOW': 'a sliding window lets the 21st request through one at a time as earlier ones expire: no run of 21 to see' },
   },
+  {
+    name: 'broker-rate-unlimited',
+    part: 'broker-rate',
+    description: 'The broker limit is never applied: a UID\'s broker requests are all answered, however many a second.',
+    violates: ['U-LIMIT-BROKER-RATE'],
+  },
 ] as const satisfies readonly Fault[];

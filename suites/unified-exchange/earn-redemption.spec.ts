@@ -1,0 +1,125 @@
+/**
+ * An earn subscription redeemed (issue 24). The check subscribes the minimum of a product, then asks to redeem far more
+ * than any subscription holds (U-EARN-REDEEM-HELD: refused), then the amount it subscribed, which must be accepted
+ * (U-EARN-REDEEM) and is the subscription's undo. Last, the earn records of type subscribe, redeem and interest must
+ * share no record (U-RECORDS-FILTERED): the subscription and the redemption just made are among them.
+ *
+ * What a redemption names as productSubId is open (U-NS-EARN-PRODUCTS): the sub-product subscribed to, or the
+ * subscription itself by its orderId. The profile may state it (settings.earn.products); otherwise the redemption
+ * information is asked, and whichever of the two ids it shows is named. Where it shows neither, both are tried, and a
+ * refused redemption fails nothing: which id it lacked cannot be told.
+ */
+import type { RequirementId } from '../../generated/unified-exchange.ts';
+import { isAccepted, isRefused, mustBeRefused } from '../../harness/answers.ts';
+import { fitTimeout } from '../../harness/budget.ts';
+import type { Reply } from '../../harness/http/client.ts';
+import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
+import { BEYOND_ANY_BALANCE, minimumEarnProduct } from './fund-requests.ts';
+import { FUNDS_LEASE, takeLease } from './leases.ts';
+import { askValid } from './patient.ts';
+import { rolesOf, settingsOf, stated } from './profile.ts';
+import { shareNone, type Asked } from './record-sets.ts';
+import { orderIdOf, recentWindow, servedOp, withQuery } from './requests.ts';
+import { uxScope } from './scope.ts';
+import { reqTags } from './tags.ts';
+import { test } from './test.ts';
+
+const REQUIREMENTS: RequirementId[] = ['U-EARN-REDEEM-HELD', 'U-EARN-REDEEM'];
+const HELD = 'records in one of the earn records compared';
+const REDEEMED = 'a redemption of the amount just subscribed, accepted';
+
+/** Every string and number in a JSON value (of a member so named, if `name` is given): where an id may be shown. */
+function valuesIn(v: unknown, name?: string, out = new Set<string>()): Set<string> {
+  if (v && typeof v === 'object') {
+    for (const [k, child] of Object.entries(v)) {
+      if ((typeof child === 'string' || typeof child === 'number') && (name === undefined || k === name)) out.add(String(child));
+      else valuesIn(child, name, out);
+    }
+  }
+  return out;
+}
+
+test.describe('earn redemption', () => {
+  test(
+    'earn redemption: more than any subscription holds is refused beside the amount just subscribed, redeemed; the records of each type share none',
+    { tag: reqTags(...REQUIREMENTS, 'U-RECORDS-FILTERED') },
+    async ({ api, spec, profile, target, writes, identity, verify, notApplicable, note }, testInfo) => {
+      const s = settingsOf(profile);
+      const roles = rolesOf(profile);
+      const scope = uxScope(s, { writes: profile.writes && writes.allowed, roles });
+      const out = REQUIREMENTS.filter((id) => scope.requirements[id]);
+      for (const id of out) notApplicable(id, scope.requirements[id]!);
+      if (out.length === REQUIREMENTS.length) return;
+      fitTimeout(testInfo, { requests: 20, waitMs: 3_000 }, profile, !target.reference);
+      const path = (operationId: string) => servedOp(spec, operationId).path;
+      const send = (operationId: string, json: unknown, label: string) => api.send({ method: 'POST', path: path(operationId), json, authenticate: true, credential: 'trade', label });
+      const read = (operationId: string, query: Record<string, string | number>, label: string) => askValid(api, { method: 'GET', path: withQuery(path(operationId), query), authenticate: true, credential: 'trade', label }, s);
+
+      // Subscribing takes from the account's balance: no other check compares balances meanwhile.
+      const release = await takeLease(identity, FUNDS_LEASE, 'the earn redemption');
+      try {
+        const products = await read('getEarnProducts', {}, 'an earn product and its minimum');
+        const flatStated = stated(profile, 'earn.products') ? s.earn.products === 'flat' : undefined;
+        const product = minimumEarnProduct(products.json, s, flatStated === true);
+        const subscribed = product ? await send('subscribeEarn', { productSubId: product.productSubId, amount: product.min }, `an earn subscription of the minimum ${product.min}, to redeem`) : undefined;
+        const orderId = subscribed && isAccepted(subscribed) ? orderIdOf(subscribed.json) : undefined;
+        let control: Reply | undefined;
+        let known = false;
+        await verify('U-EARN-REDEEM-HELD', async (seen) => {
+          if (!product) throw new NotTested(`no earn product of one coin with a minSubscribeAmount was listed (${products.status})`);
+          if (!orderId) throw new NotTested(`the subscription of the minimum ${product.min} was answered ${subscribed!.status}${isAccepted(subscribed!) ? ' without an orderId' : ''}: nothing to redeem`);
+          const ids = await namesToTry(product.productSubId, orderId, product.productId, flatStated);
+          known = ids.length === 1;
+          for (const [i, productSubId] of ids.entries()) {
+            const body = { productId: product.productId, productSubId, redeemType: 'fast', amount: BEYOND_ANY_BALANCE, receiveAccount: 'unified' };
+            const what = `a fast redemption of ${BEYOND_ANY_BALANCE} from ${productSubId}, more than any subscription holds`;
+            const wrong = await send('redeemEarn', body, what);
+            if (isAccepted(wrong)) throw new RequirementViolation('U-EARN-REDEEM-HELD', `${what} was accepted`, 'refused', [subscribed!.exchange, wrong.exchange]);
+            control = await send('redeemEarn', { ...body, amount: product.min }, `the same redemption of the ${product.min} just subscribed (control)`);
+            if (isAccepted(control) || i === ids.length - 1) {
+              mustBeRefused('U-EARN-REDEEM-HELD', wrong, what, { control });
+              seen('a redemption beyond the holdings, refused beside its control');
+              return;
+            }
+          }
+        }, { needs: ['a redemption beyond the holdings, refused beside its control'] });
+
+        await verify('U-EARN-REDEEM', (seen) => {
+          if (!control) throw new NotTested('no redemption of a subscription was sent (see U-EARN-REDEEM-HELD)');
+          if (isAccepted(control)) return seen(REDEEMED);
+          if (known && isRefused(control)) {
+            throw new RequirementViolation('U-EARN-REDEEM', `the redemption of the ${product!.min} just subscribed was answered ${control.status}`, 'accepted', [subscribed!.exchange, control.exchange]);
+          }
+          note(`the earn subscription ${orderId} could not be redeemed (${control.status}): it is left`);
+          throw new NotTested(`the redemption of the subscription was answered ${control.status}, and which id it names is open (U-NS-EARN-PRODUCTS): state settings.earn.products`);
+        }, { needs: [REDEEMED] });
+      } finally {
+        release();
+      }
+
+      await verify('U-RECORDS-FILTERED', async (seen) => {
+        const asked: Asked[] = [];
+        for (const type of ['subscribe', 'redeem', 'interest']) {
+          const what = `the earn records of type ${type} of the last week`;
+          const reply = await read('getEarnRecords', { type, ...recentWindow(), limit: s.paging.maxLimit }, what);
+          if (!isAccepted(reply)) throw new NotTested(`${what} were answered ${reply.status}`);
+          asked.push({ what, reply, operationId: 'getEarnRecords' });
+        }
+        if (shareNone('U-RECORDS-FILTERED', asked, s)) seen(HELD);
+      }, { needs: [HELD] });
+
+      /**
+       * The productSubId a redemption names: the one the profile states, else the one the redemption information shows
+       * (the subscription's orderId anywhere, or the sub-product as a productSubId); else both, to try in turn.
+       */
+      async function namesToTry(subId: string, subscription: string, productId: string, flat: boolean | undefined): Promise<string[]> {
+        if (flat !== undefined) return [flat ? subscription : subId];
+        const info = await read('getEarnRedeemInfo', { productId }, `the redemption information of product ${productId}`);
+        const data = isAccepted(info) ? (info.json as { data?: unknown } | undefined)?.data : undefined;
+        if (valuesIn(data).has(subscription)) return [subscription];
+        if (valuesIn(data, 'productSubId').has(subId)) return [subId];
+        return [...new Set([subId, subscription])];
+      }
+    },
+  );
+});

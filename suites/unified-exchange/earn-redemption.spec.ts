@@ -2,7 +2,8 @@
  * An earn subscription redeemed (issue 24). The check subscribes the minimum of a product, then asks to redeem far more
  * than any subscription holds (U-EARN-REDEEM-HELD: refused), then the amount it subscribed, which must be accepted
  * (U-EARN-REDEEM) and is the subscription's undo. Last, the earn records of type subscribe, redeem and interest must
- * share no record (U-RECORDS-FILTERED): the subscription and the redemption just made are among them.
+ * share no record (U-RECORDS-FILTERED), nor the subscription records of the last week and the week before
+ * (U-RECORDS-IN-RANGE): the subscription and the redemption just made are among them.
  *
  * What a redemption names as productSubId is open (U-NS-EARN-PRODUCTS): the sub-product subscribed to, or the
  * subscription itself by its orderId. The profile may state it (settings.earn.products); otherwise the redemption
@@ -27,6 +28,7 @@ import { test } from './test.ts';
 const REQUIREMENTS: RequirementId[] = ['U-EARN-REDEEM-HELD', 'U-EARN-REDEEM'];
 const HELD = 'records in one of the earn records compared';
 const REDEEMED = 'a redemption of the amount just subscribed, accepted';
+const DAY = 24 * 3600_000;
 
 /** Every string and number in a JSON value (of a member so named, if `name` is given): where an id may be shown. */
 function valuesIn(v: unknown, name?: string, out = new Set<string>()): Set<string> {
@@ -42,7 +44,7 @@ function valuesIn(v: unknown, name?: string, out = new Set<string>()): Set<strin
 test.describe('earn redemption', () => {
   test(
     'earn redemption: more than any subscription holds is refused beside the amount just subscribed, redeemed; the records of each type share none',
-    { tag: reqTags(...REQUIREMENTS, 'U-RECORDS-FILTERED') },
+    { tag: reqTags(...REQUIREMENTS, 'U-RECORDS-FILTERED', 'U-RECORDS-IN-RANGE') },
     async ({ api, spec, profile, target, writes, identity, verify, notApplicable, note }, testInfo) => {
       const s = settingsOf(profile);
       const roles = rolesOf(profile);
@@ -97,16 +99,21 @@ test.describe('earn redemption', () => {
         release();
       }
 
-      await verify('U-RECORDS-FILTERED', async (seen) => {
-        const asked: Asked[] = [];
-        for (const type of ['subscribe', 'redeem', 'interest']) {
-          const what = `the earn records of type ${type} of the last week`;
-          const reply = await read('getEarnRecords', { type, ...recentWindow(), limit: s.paging.maxLimit }, what);
-          if (!isAccepted(reply)) throw new NotTested(`${what} were answered ${reply.status}`);
-          asked.push({ what, reply, operationId: 'getEarnRecords' });
-        }
-        if (shareNone('U-RECORDS-FILTERED', asked, s)) seen(HELD);
-      }, { needs: [HELD] });
+      const week = recentWindow();
+      const weekBefore = { startTime: String(Number(week.startTime) - 7 * DAY), endTime: String(Number(week.startTime) - 1) };
+      const records = async (id: RequirementId, asks: Array<[Record<string, string>, string]>) => {
+        await verify(id, async (seen) => {
+          const asked: Asked[] = [];
+          for (const [query, what] of asks) {
+            const reply = await read('getEarnRecords', { ...query, limit: s.paging.maxLimit }, what);
+            if (!isAccepted(reply)) throw new NotTested(`${what} were answered ${reply.status}`);
+            asked.push({ what, reply, operationId: 'getEarnRecords' });
+          }
+          if (shareNone(id, asked, s)) seen(HELD);
+        }, { needs: [HELD] });
+      };
+      await records('U-RECORDS-FILTERED', ['subscribe', 'redeem', 'interest'].map((type) => [{ type, ...week }, `the earn records of type ${type} of the last week`]));
+      await records('U-RECORDS-IN-RANGE', [[{ type: 'subscribe', ...week }, 'the earn subscription records of the last week'], [{ type: 'subscribe', ...weekBefore }, 'the earn subscription records of the week before']]);
 
       /**
        * The productSubId a redemption names: the one the profile states, else the one the redemption information shows

@@ -5,8 +5,10 @@
  * - U-RECORDS-IN-RANGE: the deposit records and the financial records of the last week and of the week before share
  *   none. (Loan history is left out: a loan lives over a stretch of time, and a history may show it in every range its
  *   life meets.)
- * - U-RECORDS-FILTERED: the deposit records of the quote coin and of the base coin share none; the loan history of
- *   status ROLLBACK, FORCE and REPAY shares none; the broker sub-accounts of status normal and freeze share none.
+ * - U-RECORDS-FILTERED: the deposit records of the quote coin and of the base coin share none, nor those of two
+ *   deposits' orderIds; the financial records of the two coins share none, nor those of SPOT and MARGIN; the loan
+ *   history of status ROLLBACK, FORCE and REPAY shares none; the broker sub-accounts of status normal and freeze share
+ *   none.
  *
  * A pass needs records in one of the answers compared. The reference's accounts start with deposits; where the profile
  * names the writes, the check first makes a loan it repays in full and a broker sub-account, so that the history and
@@ -18,7 +20,7 @@ import { isAccepted } from '../../harness/answers.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
 import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
-import { loan } from './fund-requests.ts';
+import { idText, loan, rowsOf } from './fund-requests.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
 import { askValid, takeBrokerRate } from './patient.ts';
 import { rolesOf, settingsOf } from './profile.ts';
@@ -112,6 +114,12 @@ test.describe('records by range and filter', () => {
         // The last week up to now: the loan was made after the ranges above were set.
         const week = recentWindow();
         await compare('U-RECORDS-FILTERED', [quote, base].map((coin) => ({ operationId: 'getDepositRecords', credential: reader, query: { ...week, coin }, what: `the deposit records of ${coin} of the last week` })), seen);
+        await compare('U-RECORDS-FILTERED', [quote, base].map((coin) => ({ operationId: 'getFinancialRecords', credential: reader, query: { ...week, category: 'SPOT', coin, limit: s.paging.maxLimit }, what: `the SPOT financial records of ${coin} of the last week` })), seen);
+        await compare('U-RECORDS-FILTERED', ['SPOT', 'MARGIN'].map((category) => ({ operationId: 'getFinancialRecords', credential: reader, query: { ...week, category, limit: s.paging.maxLimit }, what: `the ${category} financial records of the last week` })), seen);
+        // Two deposits' own orderIds (the member that carries it is open: orderId, or id where the profile's reading names it so).
+        const all = await ask({ operationId: 'getDepositRecords', credential: reader, query: week, what: 'the deposit records of the last week, for two orderIds' });
+        const ids = [...new Set(rowsOf(all.reply.json, 'getDepositRecords', s).map((row) => idText(row.orderId) ?? idText(row.id)).filter((id): id is string => id !== undefined))].slice(0, 2);
+        if (ids.length === 2) await compare('U-RECORDS-FILTERED', ids.map((orderId) => ({ operationId: 'getDepositRecords', credential: reader, query: { ...week, orderId }, what: `the deposit records of orderId ${orderId}` })), seen);
         await compare('U-RECORDS-FILTERED', ['ROLLBACK', 'FORCE', 'REPAY'].map((status) => ({ operationId: 'getLoanHistory', credential: reader, query: { ...week, status }, what: `the loan history of status ${status} of the last week` })), seen);
         if (!broker) return;
         const release = await takeBrokerRate(identity, 'the broker sub-accounts by status');

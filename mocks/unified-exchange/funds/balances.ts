@@ -224,7 +224,13 @@ export function financialRecords(options: PartOptions, store: FundsStore, caller
   const entries = range.empty
     ? []
     : state.ledger
-        .filter((e) => e.category === params.category && (coin === undefined || e.coin === coin) && (type === undefined || e.type === type) && ((e.ts >= range.start && e.ts <= range.end) || options.fault('fin-records-ignore-range')))
+        .filter(
+          (e) =>
+            (e.category === params.category || options.fault('fin-records-category-ignored')) &&
+            (coin === undefined || e.coin === coin || options.fault('fin-records-coin-ignored')) &&
+            (type === undefined || e.type === type) &&
+            ((e.ts >= range.start && e.ts <= range.end) || options.fault('fin-records-ignore-range')),
+        )
         .sort((a, b) => b.ts - a.ts || (a.id < b.id ? 1 : -1));
   const page = pageOf(options, entries, (e) => e.id, params.cursor, limit, false, options.fault('fin-records-cursor-skips'));
   if (isRefusal(page)) return page;

@@ -172,6 +172,21 @@ export const fundsFaults = [
     violates: ['U-RECORDS-IN-RANGE'],
   },
   {
+    name: 'deposit-records-orderid-ignored',
+    description: 'The deposit records ignore their orderId filter: every deposit is listed for any orderId.',
+    violates: ['U-RECORDS-FILTERED'],
+  },
+  {
+    name: 'fin-records-coin-ignored',
+    description: 'The financial records ignore their coin filter: every coin\'s entries are listed for any coin.',
+    violates: ['U-RECORDS-FILTERED'],
+  },
+  {
+    name: 'fin-records-category-ignored',
+    description: 'The financial records ignore their category: the SPOT entries are listed for MARGIN too.',
+    violates: ['U-RECORDS-FILTERED'],
+  },
+  {
     name: 'deposit-records-coin-ignored',
     description: 'The deposit records ignore their coin filter: every coin\'s deposits are listed for any coin.',
     violates: ['U-RECORDS-FILTERED'],
@@ -199,6 +214,12 @@ export const fundsFaults = [
     description: 'The earn records ignore their type: subscriptions and redemptions are listed for every type.',
     violates: ['U-RECORDS-FILTERED'],
     keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts subscribe nothing: the earn records hold none to filter' },
+  },
+  {
+    name: 'earn-records-ignore-range',
+    description: 'The earn records list every record of the type, whatever startTime and endTime say.',
+    violates: ['U-RECORDS-IN-RANGE'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'unfunded accounts subscribe nothing: the earn records hold none to compare' },
   },
   {
     name: 'earn-redeem-to-unified-refused',

@@ -173,7 +173,7 @@ export function earnRecords(options: PartOptions, store: FundsStore, caller: Cal
   const limit = pageLimit(options, params.limit);
   if (isRefusal(limit)) return limit;
   const state = store.account(caller.account.uid);
-  const rows = range.empty ? [] : state.earnRecords.filter((r) => (r.type === params.type || options.fault('earn-records-type-ignored')) && r.ts >= range.start && r.ts <= range.end).sort((a, b) => b.ts - a.ts || (a.id < b.id ? 1 : -1));
+  const rows = range.empty ? [] : state.earnRecords.filter((r) => (r.type === params.type || options.fault('earn-records-type-ignored')) && ((r.ts >= range.start && r.ts <= range.end) || options.fault('earn-records-ignore-range'))).sort((a, b) => b.ts - a.ts || (a.id < b.id ? 1 : -1));
   const page = pageOf(options, rows, (r) => r.id, params.cursor, limit, options.fault('earn-records-pages-overlap'));
   if (isRefusal(page)) return page;
   const list = page.rows.map((r) => ({ orderId: r.id, type: r.type, productId: r.productId, productSubId: r.productSubId, coin: r.coin, amount: dec(r.amount), status: r.status, ts: String(r.ts) }));

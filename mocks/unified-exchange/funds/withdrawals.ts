@@ -140,7 +140,7 @@ export function depositRecords(options: PartOptions, store: FundsStore, caller: 
   const rows = range.empty
     ? []
     : state.deposits
-        .filter((d) => inRange(d.ts) && (!given(params.coin) || d.coin === params.coin || options.fault('deposit-records-coin-ignored')) && (!given(params.orderId) || d.orderId === params.orderId))
+        .filter((d) => inRange(d.ts) && (!given(params.coin) || d.coin === params.coin || options.fault('deposit-records-coin-ignored')) && (!given(params.orderId) || d.orderId === params.orderId || options.fault('deposit-records-orderid-ignored')))
         .sort((a, b) => b.ts - a.ts)
         .map((d) =>
           publicMembers(options)

@@ -180,6 +180,7 @@ export const unifiedExchangeEntry = builtOnce(() => {
       balances: Type.Object(
         {
           fundingType: Type.String({ default: 'spot', description: 'the account type whose balances the funding assets show (U-NS-FUNDING-ACCOUNT)' }),
+          loans: Type.Union([Type.Literal('uta'), Type.Literal('funding')], { default: 'uta', description: 'where a loan is paid into and repaid from: uta, or the funding account (U-NS-LOAN-ACCOUNT)' }),
           available: Type.Object(
             { assets: Type.String({ default: 'available' }), funding: Type.String({ default: 'available' }) },
             { additionalProperties: false, default: {}, description: 'the member of a per-coin row of the account assets and of the funding assets that holds what is available (U-NS-RECORD-MEMBERS)' },
@@ -188,7 +189,11 @@ export const unifiedExchangeEntry = builtOnce(() => {
         { additionalProperties: false, default: {}, description: 'Where the reads show balances: the account assets show uta; the funding assets show fundingType (U-NS-FUNDING-ACCOUNT).' },
       ),
       fees: Type.Object(
-        { transfer: Type.Number({ minimum: 0, maximum: 0.1, default: 0, description: "the largest share of a transfer's amount the source may lose beyond it, as a fee" }) },
+        {
+          transfer: Type.Number({ minimum: 0, maximum: 0.1, default: 0, description: "the largest share of a transfer's amount the source may lose beyond it, as a fee" }),
+          redeemEarn: Type.Number({ minimum: 0, maximum: 0.1, default: 0, description: 'the largest share of a fast redemption\'s amount it may keep back, as a fee' }),
+          repayLoan: Type.Number({ minimum: 0, maximum: 0.1, default: 0, description: 'the largest share of a loan its repayment in full may take beyond it, as interest or a fee' }),
+        },
         { additionalProperties: false, default: {}, description: 'Fees the document does not show, as the largest share of an amount an operation may take beyond it (U-NS-FEES); 0: none.' },
       ),
       withdraw: Type.Object(

@@ -15,7 +15,7 @@ import { isAccepted, isRefused, mustBeRefused } from '../../harness/answers.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
-import { BEYOND_ANY_BALANCE, minimumEarnProduct } from './fund-requests.ts';
+import { BEYOND_ANY_BALANCE, minimumEarnProduct, redemptionIds } from './fund-requests.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
 import { askValid } from './patient.ts';
 import { rolesOf, settingsOf, stated } from './profile.ts';
@@ -29,17 +29,6 @@ const REQUIREMENTS: RequirementId[] = ['U-EARN-REDEEM-HELD', 'U-EARN-REDEEM'];
 const HELD = 'records in one of the earn records compared';
 const REDEEMED = 'a redemption of the amount just subscribed, accepted';
 const DAY = 24 * 3600_000;
-
-/** Every string and number in a JSON value (of a member so named, if `name` is given): where an id may be shown. */
-function valuesIn(v: unknown, name?: string, out = new Set<string>()): Set<string> {
-  if (v && typeof v === 'object') {
-    for (const [k, child] of Object.entries(v)) {
-      if ((typeof child === 'string' || typeof child === 'number') && (name === undefined || k === name)) out.add(String(child));
-      else valuesIn(child, name, out);
-    }
-  }
-  return out;
-}
 
 test.describe('earn redemption', () => {
   test(
@@ -70,7 +59,8 @@ test.describe('earn redemption', () => {
         await verify('U-EARN-REDEEM-HELD', async (seen) => {
           if (!product) throw new NotTested(`no earn product of one coin with a minSubscribeAmount was listed (${products.status})`);
           if (!orderId) throw new NotTested(`the subscription of the minimum ${product.min} was answered ${subscribed!.status}${isAccepted(subscribed!) ? ' without an orderId' : ''}: nothing to redeem`);
-          const ids = await namesToTry(product.productSubId, orderId, product.productId, flatStated);
+          const info = flatStated === undefined ? await read('getEarnRedeemInfo', { productId: product.productId }, `the redemption information of product ${product.productId}`) : undefined;
+          const ids = redemptionIds(product.productSubId, orderId, flatStated, info && isAccepted(info) ? (info.json as { data?: unknown } | undefined)?.data : undefined);
           known = ids.length === 1;
           for (const [i, productSubId] of ids.entries()) {
             const body = { productId: product.productId, productSubId, redeemType: 'fast', amount: BEYOND_ANY_BALANCE, receiveAccount: 'unified' };
@@ -115,18 +105,6 @@ test.describe('earn redemption', () => {
       await records('U-RECORDS-FILTERED', ['subscribe', 'redeem', 'interest'].map((type) => [{ type, ...week }, `the earn records of type ${type} of the last week`]));
       await records('U-RECORDS-IN-RANGE', [[{ type: 'subscribe', ...week }, 'the earn subscription records of the last week'], [{ type: 'subscribe', ...weekBefore }, 'the earn subscription records of the week before']]);
 
-      /**
-       * The productSubId a redemption names: the one the profile states, else the one the redemption information shows
-       * (the subscription's orderId anywhere, or the sub-product as a productSubId); else both, to try in turn.
-       */
-      async function namesToTry(subId: string, subscription: string, productId: string, flat: boolean | undefined): Promise<string[]> {
-        if (flat !== undefined) return [flat ? subscription : subId];
-        const info = await read('getEarnRedeemInfo', { productId }, `the redemption information of product ${productId}`);
-        const data = isAccepted(info) ? (info.json as { data?: unknown } | undefined)?.data : undefined;
-        if (valuesIn(data).has(subscription)) return [subscription];
-        if (valuesIn(data, 'productSubId').has(subId)) return [subId];
-        return [...new Set([subId, subscription])];
-      }
     },
   );
 });

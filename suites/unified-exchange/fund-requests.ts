@@ -42,17 +42,41 @@ export function findMember(v: unknown, name: string): string | undefined {
 /**
  * The first earn product of one coin with a minimum, from an elite-product answer: its sub-product (the nested
  * sub-product, or, where the profile states flat products, the product itself) and its minSubscribeAmount. A product
- * that takes several coins may need coin (U-NS-EARN-COIN): only one of a single coin is taken.
+ * that takes several coins may need coin (U-NS-EARN-COIN): only one of a single coin is taken (of `coin`, if given).
  */
-export function minimumEarnProduct(json: unknown, s: Settings, flat: boolean): { productId: string; productSubId: string; min: string } | undefined {
+export function minimumEarnProduct(json: unknown, s: Settings, flat: boolean, coin?: string): { productId: string; productSubId: string; min: string } | undefined {
   for (const row of rowsOf(json, 'getEarnProducts', s)) {
     const min = typeof row.minSubscribeAmount === 'string' ? row.minSubscribeAmount : undefined;
     if (!min || !(Number(min) > 0) || (Array.isArray(row.coins) && row.coins.length > 1)) continue;
+    if (coin !== undefined && row.coin !== coin) continue;
     const productId = idText(row.productId);
     const sub = flat ? productId : (findMember(row, 'productSubId') ?? productId);
     if (sub && productId) return { productId, productSubId: sub, min };
   }
   return undefined;
+}
+
+/** Every string and number in a JSON value (of a member so named, if `name` is given): where an id may be shown. */
+function valuesIn(v: unknown, name?: string, out = new Set<string>()): Set<string> {
+  if (v && typeof v === 'object') {
+    for (const [k, child] of Object.entries(v)) {
+      if ((typeof child === 'string' || typeof child === 'number') && (name === undefined || k === name)) out.add(String(child));
+      else valuesIn(child, name, out);
+    }
+  }
+  return out;
+}
+
+/**
+ * The productSubId a redemption of a subscription names, which is open (U-NS-EARN-PRODUCTS): the sub-product, or the
+ * subscription's orderId. The one the profile states (`flat`); else the one the redemption information (`info`, its
+ * data) shows, the orderId anywhere or the sub-product as a productSubId; else both, to try in turn.
+ */
+export function redemptionIds(subId: string, orderId: string, flat: boolean | undefined, info?: unknown): string[] {
+  if (flat !== undefined) return [flat ? orderId : subId];
+  if (valuesIn(info).has(orderId)) return [orderId];
+  if (valuesIn(info, 'productSubId').has(subId)) return [subId];
+  return [...new Set([subId, orderId])];
 }
 
 /** Half of a positive decimal string, as a decimal string (never in exponent form). */

@@ -1,9 +1,15 @@
 /**
  * Conservation of the unified account's funds, as a model-based property (issue 24): generated sequences of transfers
- * between the account types of the trading key's account, each followed by the reads that show the types it touched
- * (funds-model.ts, balance-reads.ts). An accepted transfer must move its amount (less at most the fee the profile
- * allows, U-NS-FEES); a refused one must move nothing; a transfer to the type it comes from must be refused, beside
- * the same transfer to another type, accepted (U-TRANSFER-SAME-TYPE).
+ * between the account types of the trading key's account, earn subscriptions redeemed, and loans repaid, each followed
+ * by the reads that show the types it touched (funds-model.ts, balance-reads.ts). An accepted transfer must move its
+ * amount (less at most the fee the profile allows, U-NS-FEES); a refused one must move nothing; a transfer to the type
+ * it comes from must be refused, beside the same transfer to another type, accepted (U-TRANSFER-SAME-TYPE).
+ *
+ * Where the profile names the writes: an earn subscription of a product's minimum takes exactly that from uta
+ * (paymentAccount unified), and its fast redemption to uta gives it back at once, less at most the fee the profile
+ * allows (both readings of U-NS-REDEEM-TYPES credit a fast redemption at once); a loan of the quote coin pays exactly its
+ * amount into the account the profile names (U-NS-LOAN-ACCOUNT), and its repayment in full takes it back, with at most
+ * the interest the profile allows. Each is undone within its step: the redemption and the repayment are the undo.
  *
  * The types are the funding account and uta, which the reads show, and the other end of the profile's pair
  * (settings.transferPair), which none shows: what it was given, it must give back. The pairs are the profile's (both
@@ -24,8 +30,9 @@ import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
 import { readBalance, readOf, type BalanceRead } from './balance-reads.ts';
 import { FundsModel } from './funds-model.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
-import { rolesOf, settingsOf } from './profile.ts';
-import { servedOp, withQuery, type Settings } from './requests.ts';
+import { rolesOf, settingsOf, stated as isStated } from './profile.ts';
+import { orderIdOf, servedOp, withQuery, type Settings } from './requests.ts';
+import { loan, minimumEarnProduct, redemptionIds } from './fund-requests.ts';
 import { putBack, transferSender, type TransfersUndo } from './restore.ts';
 import { keyedPacer } from './pacing.ts';
 import { uxScope } from './scope.ts';
@@ -53,6 +60,14 @@ interface Real {
   pace: (operationId: string) => Promise<void>;
   /** Records an accepted transfer in the test's undo. */
   moved: (move: TransfersUndo['moves'][number]) => void;
+  /** What a redemption names, where the profile states it (U-NS-EARN-PRODUCTS). */
+  flat?: boolean;
+}
+
+/** The earn product a step subscribes to (its minimum, in the coin the model counts), and the loan a step takes. */
+interface Plans {
+  earn?: { productId: string; productSubId: string; min: string };
+  loan?: { type: string; amount: number };
 }
 
 type Edge = { from: string; to: string };
@@ -65,7 +80,7 @@ class Model extends FundsModel {
 
 test.describe('conservation of funds', () => {
   test(
-    'funds conservation, model-based property: transfers between the account types move exactly their amount, and a refused one moves nothing',
+    'funds conservation, model-based property: transfers, earn subscriptions redeemed and loans repaid move exactly their amount, and a refused request moves nothing',
     { tag: reqTags(...REQUIREMENTS) },
     async ({ api, spec, profile, target, writes, identity, property, notApplicable, notTested }, testInfo) => {
       const s = settingsOf(profile);
@@ -93,7 +108,7 @@ test.describe('conservation of funds', () => {
         // Under stated per-UID limits (20 a second for each private operation), each operation's requests are paced under them.
         const paced = keyedPacer(18);
         const real: Real = {
-          api, spec, s, coin, shown: [], last: new Map(),
+          api, spec, s, coin, shown: [], last: new Map(), flat: isStated(profile, 'earn.products') ? s.earn.products === 'flat' : undefined,
           pace: (op) => (s.rateLimits === 'per-uid-and-ip' ? paced(op) : Promise.resolve()),
           moved: (m) => {
             moves.push(m);
@@ -109,7 +124,7 @@ test.describe('conservation of funds', () => {
             requirements: judged,
             runs: CASES,
             maxSteps: MAX_STEPS,
-            steps: steps(found.types, found.edges, judged),
+            steps: steps(found.types, found.edges, judged, found.plans),
             setup: async () => {
               const model = new Model(s.fees.transfer);
               for (const t of found.types) model.start(t);
@@ -133,7 +148,7 @@ test.describe('conservation of funds', () => {
  * The account types and pairs the property moves funds between, or why it cannot: the profile's pair, both ways, and
  * the funding account <-> uta where transferable-coins lists the coin for both ways; at least one type a read shows.
  */
-async function discover(r: Real): Promise<{ types: string[]; edges: Edge[] } | { notTested: string }> {
+async function discover(r: Real): Promise<{ types: string[]; edges: Edge[]; plans: Plans } | { notTested: string }> {
   const { s } = r;
   if (!s.funded) return { notTested: 'the profile says the accounts hold no funds (settings.funded false)' };
   if (!s.fundWrites.includes('transfer')) return { notTested: 'the profile does not name transfer in settings.fundWrites: no transfer is sent' };
@@ -151,14 +166,30 @@ async function discover(r: Real): Promise<{ types: string[]; edges: Edge[] } | {
     ]);
     if (listed.every(Boolean)) edges.push({ from: funding, to: 'uta' }, { from: 'uta', to: funding });
   }
-  const types = [...new Set(edges.flatMap((e) => [e.from, e.to]))];
+  const plans = await planned(r);
+  const types = [...new Set([...edges.flatMap((e) => [e.from, e.to]), ...(plans.earn ? ['uta'] : []), ...(plans.loan ? [plans.loan.type] : [])])];
   if (!types.some((t) => readOf(s, t))) return { notTested: `no read shows ${pair.fromType} or ${pair.toType} (the account assets show uta, the funding assets ${funding}), and the account does not transfer between ${funding} and uta` };
   // Each read that will judge must be readable now, or the property would judge nothing.
   for (const t of types.filter((x) => readOf(s, x))) {
     const b = await read(r, t, `can the reads show what ${t} holds of ${r.coin}?`);
     if ('unreadable' in b) return { notTested: b.unreadable };
   }
-  return { types, edges };
+  return { types, edges, plans };
+}
+
+/** The earn and loan steps the profile allows: it names their writes, and a read shows the type they move. */
+async function planned(r: Real): Promise<Plans> {
+  const { s } = r;
+  const named = (...ops: string[]) => ops.every((op) => s.fundWrites.includes(op));
+  const plans: Plans = {};
+  if (named('subscribeEarn', 'redeemEarn') && readOf(s, 'uta')) {
+    await r.pace('getEarnProducts');
+    const products = await r.api.send({ method: 'GET', path: servedOp(r.spec, 'getEarnProducts').path, authenticate: true, credential: 'trade', label: `an earn product of ${r.coin} and its minimum` });
+    if (isAccepted(products)) plans.earn = minimumEarnProduct(products.json, s, r.flat === true, r.coin);
+  }
+  const type = s.balances.loans === 'funding' ? s.balances.fundingType : 'uta';
+  if (named('borrow', 'repayLoan') && readOf(s, type) && loan(s).loanCoin === r.coin) plans.loan = { type, amount: Number(loan(s).loanAmount) };
+  return plans;
 }
 
 async function transferable(r: Real, fromType: string, toType: string): Promise<boolean> {
@@ -173,6 +204,12 @@ async function read(r: Real, type: string, label: string): Promise<BalanceRead> 
   const b = await readBalance(r.api, r.spec, r.s, type, r.coin, 'trade', label);
   if (!('unreadable' in b)) r.last.set(type, b.reply);
   return b;
+}
+
+/** Sends a fund write other than a transfer (its step undoes it). */
+async function write(r: Real, operationId: string, json: unknown, label: string): Promise<Reply> {
+  await r.pace(operationId);
+  return r.api.send({ method: 'POST', path: servedOp(r.spec, operationId).path, json, authenticate: true, credential: 'trade', label });
 }
 
 /** Sends a transfer; an accepted one is recorded in the test's undo (journalled, for an interrupted run). */
@@ -209,7 +246,87 @@ async function judgeReads(m: Model, r: Real, types: string[], what: string, sent
   return true;
 }
 
-function steps(types: string[], edges: Edge[], judged: RequirementId[]): Array<fc.Arbitrary<ConservationStep>> {
+/**
+ * Whether a write's answer tells what it did: accepted or refused. Otherwise (a 5xx, a throttle, no answer) whether
+ * it moved anything cannot be told, and the case ends undecided.
+ */
+function told(m: Model, reply: Reply, what: string, saw: (id: string, why?: string) => void): boolean {
+  if (isAccepted(reply) || isRefused(reply)) return true;
+  m.lost = true;
+  saw(CONSERVED, `${what} was answered ${reply.status}: whether it moved anything cannot be told`);
+  return false;
+}
+
+const outcome = (reply: Reply) => (isAccepted(reply) ? 'accepted' : `refused (${reply.status})`);
+
+/**
+ * At most this many earn steps, and as many loan steps, in one property: each leaves records (subscriptions and
+ * redemptions, loans in the history) that a live account keeps, and that would fill the lists the paging checks walk.
+ */
+const RECORD_MAKING_STEPS = 12;
+
+/** Subscribes a product's minimum from uta, then redeems it fast to uta. */
+function earnStep(p: NonNullable<Plans['earn']>, left: { n: number }): ConservationStep {
+  return {
+    describe: () => `subscribe ${p.min} to earn product ${p.productSubId} from uta, then redeem it fast to uta`,
+    testing: [CONSERVED],
+    applies: (m) => !m.lost && m.canMove('uta', Number(p.min), 0),
+    run: async (m, r, saw) => {
+      if (left.n-- <= 0) return;
+      const amount = Number(p.min);
+      const what = `an earn subscription of ${p.min} ${r.coin} from uta`;
+      const sub = await write(r, 'subscribeEarn', { productSubId: p.productSubId, amount: p.min, paymentAccount: 'unified' }, what);
+      if (!told(m, sub, what, saw)) return;
+      if (isAccepted(sub)) m.take('uta', amount);
+      if (!(await judgeReads(m, r, ['uta'], `${what}, ${outcome(sub)}`, [sub], saw))) return;
+      const orderId = isAccepted(sub) ? orderIdOf(sub.json) : undefined;
+      if (!orderId) return saw(CONSERVED);
+      let info: unknown;
+      if (r.flat === undefined) {
+        await r.pace('getEarnRedeemInfo');
+        const answer = await r.api.send({ method: 'GET', path: withQuery(servedOp(r.spec, 'getEarnRedeemInfo').path, { productId: p.productId }), authenticate: true, credential: 'trade', label: `the redemption information of product ${p.productId}` });
+        info = isAccepted(answer) ? (answer.json as { data?: unknown } | undefined)?.data : undefined;
+      }
+      const redemption = `a fast redemption of the ${p.min} ${r.coin} just subscribed, to uta`;
+      let redeemed: Reply | undefined;
+      for (const productSubId of redemptionIds(p.productSubId, orderId, r.flat, info)) {
+        redeemed = await write(r, 'redeemEarn', { productId: p.productId, productSubId, redeemType: 'fast', amount: p.min, receiveAccount: 'unified' }, `${redemption} (${productSubId})`);
+        if (!told(m, redeemed, redemption, saw)) return;
+        if (isAccepted(redeemed)) {
+          m.give('uta', amount, r.s.fees.redeemEarn);
+          break;
+        }
+      }
+      if (await judgeReads(m, r, ['uta'], `${redemption}, ${outcome(redeemed!)}`, [sub, redeemed!], saw)) saw(CONSERVED);
+    },
+  };
+}
+
+/** Borrows the quote coin against the base coin, then repays the loan in full with the borrowed coin. */
+function loanStep(p: NonNullable<Plans['loan']>, left: { n: number }): ConservationStep {
+  return {
+    describe: () => `borrow ${p.amount} into ${p.type}, then repay it in full`,
+    testing: [CONSERVED],
+    applies: (m) => !m.lost,
+    run: async (m, r, saw) => {
+      if (left.n-- <= 0) return;
+      const what = `a loan of ${p.amount} ${r.coin}, paid into ${p.type}`;
+      const lent = await write(r, 'borrow', loan(r.s), what);
+      if (!told(m, lent, what, saw)) return;
+      if (isAccepted(lent)) m.give(p.type, p.amount);
+      if (!(await judgeReads(m, r, [p.type], `${what}, ${outcome(lent)}`, [lent], saw))) return;
+      const orderId = isAccepted(lent) ? orderIdOf(lent.json) : undefined;
+      if (!orderId) return saw(CONSERVED);
+      const repayment = `the repayment in full of loan ${orderId} from ${p.type}`;
+      const repaid = await write(r, 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'yes' }, repayment);
+      if (!told(m, repaid, repayment, saw)) return;
+      if (isAccepted(repaid)) m.take(p.type, p.amount, r.s.fees.repayLoan);
+      if (await judgeReads(m, r, [p.type], `${repayment}, ${outcome(repaid)}`, [lent, repaid], saw)) saw(CONSERVED);
+    },
+  };
+}
+
+function steps(types: string[], edges: Edge[], judged: RequirementId[], plans: Plans): Array<fc.Arbitrary<ConservationStep>> {
   const units = fc.integer({ min: 1, max: 3 });
   const move = (e: Edge, amount: number): ConservationStep => ({
     describe: () => `transfer ${amount} from ${e.from} to ${e.to}`,
@@ -255,5 +372,7 @@ function steps(types: string[], edges: Edge[], judged: RequirementId[]): Array<f
   });
   const out: Array<fc.Arbitrary<ConservationStep>> = [fc.tuple(fc.constantFrom(...edges), units).map(([e, n]) => move(e, n))];
   if (types.length > 0) out.push(fc.tuple(fc.constantFrom(...edges), units).map(([e, n]) => sameType(e.from, e.to, n)));
+  if (plans.earn) out.push(fc.constant(earnStep(plans.earn, { n: RECORD_MAKING_STEPS })));
+  if (plans.loan) out.push(fc.constant(loanStep(plans.loan, { n: RECORD_MAKING_STEPS })));
   return out;
 }

@@ -27,6 +27,28 @@ test('with a fee allowed, the source may lose up to the fee beyond the amount, n
   assert.equal(m.expected('spot'), '89.99');
 });
 
+test('an earn subscription takes exactly its amount; its fast redemption gives it back less at most the kept fee', () => {
+  const m = new FundsModel(0);
+  m.start('uta', 100);
+  m.take('uta', 10);
+  assert.ok(!m.agrees('uta', 100, 0.01), 'a subscription that took nothing creates its amount');
+  assert.ok(m.agrees('uta', 90, 0.01));
+  m.give('uta', 10, 0.001);
+  assert.equal(m.expected('uta'), 'between 99.99 and 100');
+  assert.ok(!m.agrees('uta', 110, 0.01), 'a redemption credited twice');
+  assert.ok(m.agrees('uta', 99.99, 0.01));
+});
+
+test('a loan repaid in full takes the amount back with at most the allowed interest', () => {
+  const m = new FundsModel(0);
+  m.start('spot', 50);
+  m.give('spot', 20);
+  assert.ok(m.agrees('spot', 70, 0.01));
+  m.take('spot', 20, 0.01);
+  assert.ok(!m.agrees('spot', 70, 0.01), 'a repayment that took nothing');
+  assert.ok(m.agrees('spot', 49.9, 0.01), 'interest within the allowed share');
+});
+
 test('putting back nets the transfers: a hundred moves cost a move per type that gained', async () => {
   const moves = Array.from({ length: 100 }, (_, i) => (i % 2 ? { fromType: 'p2p', toType: 'spot', amount: '1' } : { fromType: 'spot', toType: 'p2p', amount: '2' }));
   moves.push({ fromType: 'spot', toType: 'uta', amount: '3' });

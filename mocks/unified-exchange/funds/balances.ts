@@ -11,7 +11,7 @@
  *   or all-pairs, any two different types;
  * - U-NS-RECORD-MEMBERS: public-exchange-members, or documented-only (other names);
  * - U-NS-FUNDING-ACCOUNT: the funding assets show spot, or p2p (state.ts fundingType);
- * - U-NS-FEES: no-fees, or transfer-fee, 0.1% of a transfer's amount taken from the source beyond it.
+ * - U-NS-FEES: no-fees, or small-fees, 0.1% of a transfer's amount taken from the source beyond it.
  */
 import { accepted, refused, type Caller, type Outcome, type PartOptions } from '../contract.ts';
 import { dec, decimal, given, text } from '../market/params.ts';
@@ -21,7 +21,7 @@ import { isRefusal, pageLimit, pageOf, timeRange, type Refusal } from './paging.
 import { ACCOUNT_TYPES, balanceOf, fundingType, isAccountType, post, type AccountType, type FundsStore } from './state.ts';
 
 const MODES = ['basic', 'advanced', 'delta', 'isolated'] as const;
-/** The share of a transfer's amount taken as its fee in the transfer-fee reading of U-NS-FEES. */
+/** The share of a transfer's amount taken as its fee in the small-fees reading of U-NS-FEES. */
 export const TRANSFER_FEE = 0.001;
 const HIDDEN_FEE = 0.01;
 const LEVERAGE_CATEGORIES = ['MARGIN', 'USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'] as const;
@@ -167,9 +167,9 @@ export function transfer(options: PartOptions, store: FundsStore, caller: Caller
   const state = store.account(caller.account.uid);
   const held = balanceOf(state, from, coin);
   const now = options.now();
-  // U-NS-FEES transfer-fee: a share of the amount taken from the source beyond it (settings.fees.transfer states it).
+  // U-NS-FEES small-fees: a share of the amount taken from the source beyond it (settings.fees.transfer states it).
   // transfer-fee-hidden: a fee of 1% the profile does not allow, ten times what the fee reading takes.
-  const fee = options.fault('transfer-fee-hidden') ? amount * HIDDEN_FEE : options.reading('U-NS-FEES') === 'transfer-fee' ? amount * TRANSFER_FEE : 0;
+  const fee = options.fault('transfer-fee-hidden') ? amount * HIDDEN_FEE : options.reading('U-NS-FEES') === 'small-fees' ? amount * TRANSFER_FEE : 0;
   if (amount + fee > held) {
     if (params.allowBorrow === 'yes' && from === 'uta' && held > 0) {
       // The shortfall is borrowed: a liability that repayLiabilities pays back.

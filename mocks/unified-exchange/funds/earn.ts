@@ -6,8 +6,8 @@
  *   productId (flat; a redemption names the subscription by its orderId). Ids are chosen so that the spec's examples
  *   (productSubId "1", productId "1") name a listed product in both;
  * - U-NS-EARN-COIN: multi-coin-products, only the multi-coin product needs coin, or never-needed (coin ignored);
- * - U-NS-REDEEM-TYPES: fast-at-once, fast credits at once for a fee and standard at the end of the lock, or
- *   both-at-once;
+ * - U-NS-REDEEM-TYPES: fast-at-once, fast credits at once and standard at the end of the lock, or both-at-once;
+ * - U-NS-FEES: fast keeps nothing back (no-fees), or 0.1% (small-fees);
  * - U-NS-TIME-RANGE, U-NS-CURSOR-PAGING, U-NS-PAGE-LIMITS, U-NS-LIST-SHAPE for the records.
  */
 import { accepted, refused, type Caller, type Outcome, type PartOptions } from '../contract.ts';
@@ -35,6 +35,7 @@ const NESTED: readonly Product[] = [
   { productId: '3', coins: ['USDT', 'USDC'], minSubscribeAmount: '10', subs: [{ productSubId: '5', lockDays: 14, annualRate: '0.07' }] },
 ];
 const FAST_FEE = 0.001;
+const fastFee = (options: PartOptions) => (options.reading('U-NS-FEES') === 'small-fees' ? FAST_FEE : 0);
 const DAY = 86_400_000;
 
 const flat = (options: PartOptions) => options.reading('U-NS-EARN-PRODUCTS') === 'flat-products';
@@ -82,7 +83,8 @@ export function subscribe(options: PartOptions, store: FundsStore, caller: Calle
   const state = store.account(caller.account.uid);
   if (balanceOf(state, from, coin) < amount) return refused('state', `the ${from} account holds less than ${dec(amount)} ${coin}`);
   const now = options.now();
-  post(store, state, from, coin, -amount, 'earn_subscribe', now);
+  // earn-subscribe-not-debited: the subscription is held and nothing is taken for it.
+  if (!options.fault('earn-subscribe-not-debited')) post(store, state, from, coin, -amount, 'earn_subscribe', now);
   const orderId = store.nextId();
   state.subscriptions.push({ orderId, productId: product.productId, productSubId: String(params.productSubId), coin, amount, ts: now });
   state.earnRecords.push({ id: orderId, type: 'subscribe', productId: product.productId, productSubId: String(params.productSubId), coin, amount, ts: now, status: 'success' });
@@ -144,9 +146,11 @@ export function redeem(options: PartOptions, store: FundsStore, caller: Caller, 
   const now = options.now();
   // Standard redemption of a locked product waits for the end of the lock, unless both types credit at once.
   const atOnce = fast || sub.lockDays === 0 || options.reading('U-NS-REDEEM-TYPES') === 'both-at-once';
-  const credited = fast ? amount * (1 - FAST_FEE) : amount;
+  const credited = fast ? amount * (1 - fastFee(options)) : amount;
   const to = params.receiveAccount === 'spot' ? 'spot' : 'uta';
   if (atOnce) post(store, state, to, coin, credited, 'earn_redeem', now);
+  // earn-redeem-credited-twice: the credit is posted again.
+  if (atOnce && options.fault('earn-redeem-credited-twice')) post(store, state, to, coin, credited, 'earn_redeem', now);
   const id = store.nextId();
   const record: EarnRecord = { id, type: 'redeem', productId: product.productId, productSubId: String(params.productSubId), coin, amount: credited, ts: now, status: atOnce ? 'success' : 'pending' };
   state.earnRecords.push(record);
@@ -162,7 +166,7 @@ export function redeemInfo(options: PartOptions, store: FundsStore, caller: Call
   const redeemable = flat(options)
     ? held.map((s) => ({ productSubId: s.orderId, coin: s.coin, amount: dec(s.amount) }))
     : product.subs.map((sub) => ({ productSubId: sub.productSubId, coin: product.coins[0], amount: dec(held.filter((s) => s.productSubId === sub.productSubId).reduce((a, s) => a + s.amount, 0)) }));
-  return accepted({ productId: product.productId, redeemTypes: ['fast', 'standard'], fastRedeemFeeRate: dec(FAST_FEE), redeemable });
+  return accepted({ productId: product.productId, redeemTypes: ['fast', 'standard'], fastRedeemFeeRate: dec(fastFee(options)), redeemable });
 }
 
 export function earnRecords(options: PartOptions, store: FundsStore, caller: Caller, params: Record<string, unknown>): Outcome {

@@ -6,6 +6,8 @@
  *   than the loan;
  * - U-NS-LOAN-BOTH-AMOUNTS: a loan giving both pledgeAmount and loanAmount is refused, or (loan-amount-wins) loanAmount
  *   decides;
+ * - U-NS-LOAN-ACCOUNT: the loan is paid into uta and repaid from it (unified-account), or paid into the funding
+ *   account and repaid from it (funding-account); the collateral is pledged from uta in both;
  * - U-NS-LIST-SHAPE, U-NS-RECORD-MEMBERS, U-NS-TIME-RANGE (history).
  */
 import { accepted, refused, type Caller, type Outcome, type PartOptions } from '../contract.ts';
@@ -14,13 +16,15 @@ import { dec, decimal, given, text } from '../market/params.ts';
 import { COIN_PRICES } from '../market/symbols.ts';
 import { first, missing, outside, YES_NO } from './check.ts';
 import { isRefusal, timeRange } from './paging.ts';
-import { balanceOf, post, type FundsStore, type Loan } from './state.ts';
+import { balanceOf, fundingType, post, type AccountType, type FundsStore, type Loan } from './state.ts';
 
 const LOANABLE: Readonly<Record<string, number>> = { USDT: 10, USDC: 10, ETH: 0.01, BTC: 0.0005 };
 const PLEDGEABLE = ['BTC', 'ETH', 'USDT', 'USDC'];
 const HOURLY: Readonly<Record<string, string>> = { FLEXIBLE: '0.000006', SEVEN: '0.000004', THIRTY: '0.000005' };
 const DAILY = ['SEVEN', 'THIRTY', 'FLEXIBLE'] as const;
 
+/** Where a loan is paid and repaid (U-NS-LOAN-ACCOUNT). */
+const loanAccount = (options: PartOptions): AccountType => (options.reading('U-NS-LOAN-ACCOUNT') === 'funding-account' ? fundingType(options) : 'uta');
 const publicMembers = (options: PartOptions) => options.reading('U-NS-RECORD-MEMBERS') !== 'documented-only';
 const value = (coin: string, amount: number) => amount * (COIN_PRICES[coin] ?? 0);
 const ltvOf = (loan: Loan) => value(loan.loanCoin, loan.loanAmount) / value(loan.pledgeCoin, loan.pledgeAmount);
@@ -71,7 +75,8 @@ export function borrow(options: PartOptions, store: FundsStore, caller: Caller, 
   if (balanceOf(state, 'uta', pledgeCoin) < pledgeAmount) return refused('state', `the account holds less than ${dec(pledgeAmount)} ${pledgeCoin} to pledge`);
   const now = options.now();
   post(store, state, 'uta', pledgeCoin, -pledgeAmount, 'loan_pledge', now);
-  post(store, state, 'uta', loanCoin, loanAmount, 'loan_borrow', now);
+  // loan-not-credited: the loan is granted and never paid out.
+  if (!options.fault('loan-not-credited')) post(store, state, loanAccount(options), loanCoin, loanAmount, 'loan_borrow', now);
   const loan: Loan = { orderId: store.nextId(), loanCoin, pledgeCoin, daily: String(params.daily), loanAmount, pledgeAmount, ts: now };
   state.loans.push(loan);
   return accepted({ orderId: loan.orderId });
@@ -121,8 +126,10 @@ export function repayLoan(options: PartOptions, store: FundsStore, caller: Calle
     if (pledge > loan.pledgeAmount) return refused('state', 'the collateral does not cover the repayment');
     loan.pledgeAmount -= pledge;
   } else {
-    if (balanceOf(state, 'uta', loan.loanCoin) < amount) return refused('state', `the account holds less than ${dec(amount)} ${loan.loanCoin}`);
-    post(store, state, 'uta', loan.loanCoin, -amount, 'loan_repay', now);
+    const from = loanAccount(options);
+    if (balanceOf(state, from, loan.loanCoin) < amount) return refused('state', `the ${from} account holds less than ${dec(amount)} ${loan.loanCoin}`);
+    // repay-not-debited: the loan is closed and nothing is taken for it.
+    if (!options.fault('repay-not-debited')) post(store, state, from, loan.loanCoin, -amount, 'loan_repay', now);
   }
   loan.loanAmount -= amount;
   if (loan.loanAmount <= 1e-12) {

@@ -7,8 +7,9 @@
 // - copy: a key with trading and futures copy-trading permission of a separate lead-trader account (C), so that copy
 //   transfers never move account A's funds under another check's feet, and account A's trade key is "a trading key"
 //   that copy trading refuses;
-// - broker: the key of a broker master account (B), trading permission; peer: a second normal account (P), trading
-//   permission. P is uid 1000000001, the internal-transfer target of the spec's withdrawal example.
+// - broker: the key of a broker master account (B), trading permission; broker2: a second key of B, so that the
+//   broker limit is seen to count per UID; peer: a second normal account (P), trading permission. P is uid
+//   1000000001, the internal-transfer target of the spec's withdrawal example.
 // - every account is a master account (no key of a sub-account is issued), in the profile's hold mode.
 import type { Account, Caller, Permissions } from './contract.ts';
 
@@ -47,6 +48,7 @@ export function keyring(secrets: Record<string, string>, holdMode: 'one-way' | '
     ['read', a, READ_ONLY],
     ['copy', byUid.get(UIDS.copy)!, COPYING],
     ['broker', byUid.get(UIDS.broker)!, TRADING],
+    ['broker2', byUid.get(UIDS.broker)!, TRADING],
     ['peer', byUid.get(UIDS.peer)!, TRADING],
   ];
   const keys = new Map<string, IssuedKey>();

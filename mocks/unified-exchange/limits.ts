@@ -14,13 +14,14 @@ const OTHER_PER_SECOND = 20;
 
 export interface Limits {
   /** Counts the request; true when it is beyond its limit (throttled). */
-  throttled(op: Op, uid: string | undefined, ip: string): boolean;
+  throttled(op: Op, uid: string | undefined, ip: string, apiKey?: string): boolean;
 }
 
 export function limits(c: Choices, reading: RoutingReading, on: RoutingFault, now: () => number): Limits {
   const sliding = reading('U-NS-BROKER-RATE-WINDOW') === 'sliding-second';
   // The fault: one request too many a second.
-  const brokerLimit = on('broker-rate-off-by-one') ? BROKER_PER_SECOND + 1 : BROKER_PER_SECOND;
+  // broker-rate-too-low: half the limit.
+  const brokerLimit = on('broker-rate-off-by-one') ? BROKER_PER_SECOND + 1 : on('broker-rate-too-low') ? BROKER_PER_SECOND / 2 : BROKER_PER_SECOND;
   const seconds = new Map<string, { second: number; count: number }>();
   const windows = new Map<string, number[]>();
 
@@ -45,11 +46,13 @@ export function limits(c: Choices, reading: RoutingReading, on: RoutingFault, no
   }
 
   return {
-    throttled(op, uid, ip) {
+    throttled(op, uid, ip, apiKey) {
       if (op.broker && uid !== undefined) {
         // broker-rate-unlimited: no limit of any kind reaches the broker operations.
         if (on('broker-rate-unlimited')) return false;
-        const key = `broker ${uid}${c.brokerScope === 'per-operation' ? ` ${op.id}` : ''}`;
+        // broker-rate-per-key: each key of the UID gets 20 of its own.
+        const who = on('broker-rate-per-key') ? `key ${apiKey}` : uid;
+        const key = `broker ${who}${c.brokerScope === 'per-operation' ? ` ${op.id}` : ''}`;
         return sliding ? slide(key, brokerLimit) : fixed(key, brokerLimit);
       }
       if (c.rateLimits !== 'per-uid-and-ip') return false;

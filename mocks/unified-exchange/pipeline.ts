@@ -69,7 +69,7 @@ export function pipeline(p: PipelineParts): (req: http.IncomingMessage) => Promi
       if ('refusal' in who) return replies.outcome(op, who.refusal);
       caller = who.caller;
     }
-    if (p.limits.throttled(op, op.public ? undefined : caller.account.uid, req.socket.remoteAddress ?? '')) return replies.refusal('throttle', 'Too many requests.');
+    if (p.limits.throttled(op, op.public ? undefined : caller.account.uid, req.socket.remoteAddress ?? '', caller.apiKey)) return replies.refusal('throttle', 'Too many requests.');
 
     const parametersFirst = reading('U-NS-CHECK-ORDER') === 'parameters-before-permission';
     const denied = parametersFirst ? undefined : auth.permit(op, caller);

@@ -18,6 +18,7 @@ import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
 import { findMember, idText, minimumEarnProduct, pairTransfer, reverseTransfer, rowsOf } from './fund-requests.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
 import { askValid, takeBrokerRate } from './patient.ts';
+import { serverClock } from './server-clock.ts';
 import { rolesOf, settingsOf, stated as isStated } from './profile.ts';
 import { freshSubName, servedOp, withQuery, type Settings } from './requests.ts';
 import { uxScope } from './scope.ts';
@@ -53,8 +54,8 @@ const LISTINGS = (s: Settings): Listing[] => [
 
 const key = (row: unknown) => JSON.stringify(row);
 const SPANNED = 'a list walked over two pages or more';
-/** How far before its own records a recent walk asks from: the harness's clock and the server's may differ. */
-const SINCE_MS = 5_000;
+/** How far before its own records (on the server's clock) a recent walk asks from. */
+const SINCE_MS = 1_000;
 
 test.describe('paged lists', () => {
   test(
@@ -89,7 +90,7 @@ test.describe('paged lists', () => {
           let l = listed;
           const releaseBroker = l.credential === 'broker' ? await takeBrokerRate(identity, `${l.what} with the broker key`) : () => {};
           try {
-            const since = Date.now() - SINCE_MS;
+            const since = l.recent ? (await serverNow(l.credential)) - SINCE_MS : 0;
             const { ids: made, any } = await makeRecords(l);
             if (l.recent && any) l = { ...l, query: { ...l.query, startTime: String(since) } };
             await verify(l.requirement, async (seen) => {
@@ -120,6 +121,12 @@ test.describe('paged lists', () => {
         }
       } finally {
         releaseFunds();
+      }
+
+      /** The server's time now (the harness's where the server's cannot be read). */
+      async function serverNow(credential: KeyRole): Promise<number> {
+        const clock = await serverClock(api, credential);
+        return Math.floor(Date.now() + (clock?.offset ?? 0));
       }
 
       /** Records of the test's own, where the profile names the operation that makes them: whether any, and their ids where known. */

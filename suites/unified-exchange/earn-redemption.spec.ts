@@ -22,6 +22,7 @@ import { rolesOf, settingsOf, stated } from './profile.ts';
 import { shareNone, type Asked } from './record-sets.ts';
 import { orderIdOf, recentWindow, servedOp, withQuery } from './requests.ts';
 import { uxScope } from './scope.ts';
+import { announce, type Announced } from './fund-undo.ts';
 import { reqTags } from './tags.ts';
 import { test } from './test.ts';
 
@@ -48,12 +49,16 @@ test.describe('earn redemption', () => {
 
       // Subscribing takes from the account's balance: no other check compares balances meanwhile.
       const release = await takeLease(identity, FUNDS_LEASE, 'the earn redemption');
+      let journal: Announced | undefined;
       try {
         const products = await read('getEarnProducts', {}, 'an earn product and its minimum');
         const flatStated = stated(profile, 'earn.products') ? s.earn.products === 'flat' : undefined;
         const product = minimumEarnProduct(products.json, s, flatStated === true);
+        // Journalled before it is sent: redeemed when the test ends unless the control below redeems it.
+        journal = product ? announce(writes, api, servedOp(spec, 'subscribeEarn').key, { kind: 'earn-subscription', credential: 'trade', productId: product.productId, productSubId: product.productSubId, amount: product.min, flat: flatStated }, `an earn subscription of ${product.min}`) : undefined;
         const subscribed = product ? await send('subscribeEarn', { productSubId: product.productSubId, amount: product.min }, `an earn subscription of the minimum ${product.min}, to redeem`) : undefined;
         const orderId = subscribed && isAccepted(subscribed) ? orderIdOf(subscribed.json) : undefined;
+        if (orderId) journal?.made(orderId);
         let control: Reply | undefined;
         let known = false;
         await verify('U-EARN-REDEEM-HELD', async (seen) => {
@@ -68,6 +73,7 @@ test.describe('earn redemption', () => {
             const wrong = await send('redeemEarn', body, what);
             if (isAccepted(wrong)) throw new RequirementViolation('U-EARN-REDEEM-HELD', `${what} was accepted`, 'refused', [subscribed!.exchange, wrong.exchange]);
             control = await send('redeemEarn', { ...body, amount: product.min }, `the same redemption of the ${product.min} just subscribed (control)`);
+            if (isAccepted(control)) journal?.undone();
             if (isAccepted(control) || i === ids.length - 1) {
               mustBeRefused('U-EARN-REDEEM-HELD', wrong, what, { control });
               seen('a redemption beyond the holdings, refused beside its control');
@@ -82,10 +88,12 @@ test.describe('earn redemption', () => {
           if (known && isRefused(control)) {
             throw new RequirementViolation('U-EARN-REDEEM', `the redemption of the ${product!.min} just subscribed was answered ${control.status}`, 'accepted', [subscribed!.exchange, control.exchange]);
           }
-          note(`the earn subscription ${orderId} could not be redeemed (${control.status}): it is left`);
+          note(`the earn subscription ${orderId} could not be redeemed (${control.status}): the end of the test tries again`);
           throw new NotTested(`the redemption of the subscription was answered ${control.status}, and which id it names is open (U-NS-EARN-PRODUCTS): state settings.earn.products`);
         }, { needs: [REDEEMED] });
       } finally {
+        // Not redeemed by the control: redeemed now, while no other check compares balances.
+        await journal?.undoNow('redeem the subscription (undo)');
         release();
       }
 

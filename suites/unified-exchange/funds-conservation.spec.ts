@@ -34,6 +34,7 @@ import { rolesOf, settingsOf, stated as isStated } from './profile.ts';
 import { orderIdOf, servedOp, withQuery, type Settings } from './requests.ts';
 import { loan, minimumEarnProduct, redemptionIds } from './fund-requests.ts';
 import { putBack, transferSender, type TransfersUndo } from './restore.ts';
+import { announce, type Announced, type EarnUndo, type LoanUndo } from './fund-undo.ts';
 import { keyedPacer } from './pacing.ts';
 import { uxScope } from './scope.ts';
 import { reqTags } from './tags.ts';
@@ -62,6 +63,8 @@ interface Real {
   moved: (move: TransfersUndo['moves'][number]) => void;
   /** What a redemption names, where the profile states it (U-NS-EARN-PRODUCTS). */
   flat?: boolean;
+  /** Journals a subscription or a loan before it is made (fund-undo.ts): undone when the test ends if its step did not. */
+  announce: (operationId: string, undo: EarnUndo | LoanUndo, what: string) => Announced;
 }
 
 /** The earn product a step subscribes to (its minimum, in the coin the model counts), and the loan a step takes. */
@@ -109,6 +112,7 @@ test.describe('conservation of funds', () => {
         const paced = keyedPacer(18);
         const real: Real = {
           api, spec, s, coin, shown: [], last: new Map(), flat: isStated(profile, 'earn.products') ? s.earn.products === 'flat' : undefined,
+          announce: (operationId, u, what) => announce(writes, api, servedOp(spec, operationId).key, u, what),
           pace: (op) => (s.rateLimits === 'per-uid-and-ip' ? paced(op) : Promise.resolve()),
           moved: (m) => {
             moves.push(m);
@@ -275,12 +279,14 @@ function earnStep(p: NonNullable<Plans['earn']>, left: { n: number }): Conservat
       if (left.n-- <= 0) return;
       const amount = Number(p.min);
       const what = `an earn subscription of ${p.min} ${r.coin} from uta`;
+      const undo = r.announce('subscribeEarn', { kind: 'earn-subscription', credential: 'trade', productId: p.productId, productSubId: p.productSubId, amount: p.min, flat: r.flat }, what);
       const sub = await write(r, 'subscribeEarn', { productSubId: p.productSubId, amount: p.min, paymentAccount: 'unified' }, what);
       if (!told(m, sub, what, saw)) return;
       if (isAccepted(sub)) m.take('uta', amount);
       if (!(await judgeReads(m, r, ['uta'], `${what}, ${outcome(sub)}`, [sub], saw))) return;
       const orderId = isAccepted(sub) ? orderIdOf(sub.json) : undefined;
       if (!orderId) return saw(CONSERVED);
+      undo.made(orderId);
       let info: unknown;
       if (r.flat === undefined) {
         await r.pace('getEarnRedeemInfo');
@@ -294,6 +300,7 @@ function earnStep(p: NonNullable<Plans['earn']>, left: { n: number }): Conservat
         if (!told(m, redeemed, redemption, saw)) return;
         if (isAccepted(redeemed)) {
           m.give('uta', amount, r.s.fees.redeemEarn);
+          undo.undone();
           break;
         }
       }
@@ -311,16 +318,21 @@ function loanStep(p: NonNullable<Plans['loan']>, left: { n: number }): Conservat
     run: async (m, r, saw) => {
       if (left.n-- <= 0) return;
       const what = `a loan of ${p.amount} ${r.coin}, paid into ${p.type}`;
+      const undo = r.announce('borrow', { kind: 'loan', credential: 'trade' }, what);
       const lent = await write(r, 'borrow', loan(r.s), what);
       if (!told(m, lent, what, saw)) return;
       if (isAccepted(lent)) m.give(p.type, p.amount);
       if (!(await judgeReads(m, r, [p.type], `${what}, ${outcome(lent)}`, [lent], saw))) return;
       const orderId = isAccepted(lent) ? orderIdOf(lent.json) : undefined;
       if (!orderId) return saw(CONSERVED);
+      undo.made(orderId);
       const repayment = `the repayment in full of loan ${orderId} from ${p.type}`;
       const repaid = await write(r, 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'yes' }, repayment);
       if (!told(m, repaid, repayment, saw)) return;
-      if (isAccepted(repaid)) m.take(p.type, p.amount, r.s.fees.repayLoan);
+      if (isAccepted(repaid)) {
+        m.take(p.type, p.amount, r.s.fees.repayLoan);
+        undo.undone();
+      }
       if (await judgeReads(m, r, [p.type], `${repayment}, ${outcome(repaid)}`, [lent, repaid], saw)) saw(CONSERVED);
     },
   };

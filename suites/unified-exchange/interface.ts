@@ -7,7 +7,7 @@ import { unifiedExchange } from '../../interfaces/unified-exchange/definition.ts
 import { KEY_PARTS, KEY_ROLES, type UnifiedExchangeSettings } from '../../interfaces/unified-exchange/settings.ts';
 import { authenticate } from './auth.ts';
 import { namedRoles, uxScope } from './scope.ts';
-import { restoreTransfers } from './restore.ts';
+import { restoreFunds } from './restore.ts';
 
 const TIME = '/api/v3/public/time';
 const ACCOUNT_INFO = '/api/v3/account/info';
@@ -15,7 +15,7 @@ const ACCOUNT_INFO = '/api/v3/account/info';
 /** What the unified-exchange suite does with its interface: how it signs, probes and plans. */
 export const suite = defineSuite(unifiedExchange, {
   authenticate,
-  restore: restoreTransfers,
+  restore: restoreFunds,
   // The public server time proves the base URL; then each key the profile names reads its own account information
   // (harmless, documented, and served to every key: U-NS-ACCOUNT-PERMISSIONS), so that a wrong value or a skewed
   // clock ends the run naming the key, instead of every signed check blaming the target.

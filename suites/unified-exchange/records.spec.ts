@@ -27,6 +27,7 @@ import { rolesOf, settingsOf } from './profile.ts';
 import { shareNone, type Asked } from './record-sets.ts';
 import { freshSubName, orderIdOf, recentWindow, servedOp, withQuery } from './requests.ts';
 import { uxScope } from './scope.ts';
+import { announce, type Announced } from './fund-undo.ts';
 import { reqTags } from './tags.ts';
 import { test } from './test.ts';
 
@@ -87,17 +88,22 @@ test.describe('records by range and filter', () => {
 
       // A loan repaid in full and a broker sub-account of the run's own, for the history and the broker list to hold.
       const releaseFunds = await takeLease(identity, FUNDS_LEASE, 'a loan for the loan history');
+      let journal: Announced | undefined;
       try {
         if (may('borrow') && may('repayLoan')) {
           const send = (operationId: string, json: unknown, label: string) => api.send({ method: 'POST', path: path(operationId), json, authenticate: true, credential: 'trade', label });
+          const undo = (journal = announce(writes, api, servedOp(spec, 'borrow').key, { kind: 'loan', credential: 'trade' }, 'a loan for the loan history'));
           const lent = await send('borrow', loan(s), `a loan of ${String(loan(s).loanAmount)} ${quote}, for the loan history`);
           const orderId = isAccepted(lent) ? orderIdOf(lent.json) : undefined;
           if (orderId) {
+            undo.made(orderId);
             const repaid = await send('repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'yes' }, `repay loan ${orderId} in full`);
-            if (!isAccepted(repaid)) note(`loan ${orderId} could not be repaid (${repaid.status}): it stays open`);
+            if (isAccepted(repaid)) undo.undone();
+            else note(`loan ${orderId} could not be repaid (${repaid.status}): it is tried once more`);
           }
         }
       } finally {
+        await journal?.undoNow('repay the loan in full (undo)');
         releaseFunds();
       }
       const broker = roles.includes('broker') && !scope.requirements['U-BROKER-LIST'];

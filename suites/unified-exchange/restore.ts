@@ -1,12 +1,13 @@
 /**
- * Undoing the transfers an interrupted run left in the write journal (npm run restore). Only transfers the target
- * acknowledged are recorded (appended once answered); one that may never have been made is left alone, since moving it
- * back would move the account's own funds.
+ * Undoing what an interrupted run left in the write journal (npm run restore): the transfers, netted (here), and the
+ * earn subscriptions and loans (fund-undo.ts). Only what the target acknowledged is recorded (appended once answered);
+ * a write that may never have been made is left alone, since undoing it would move the account's own funds.
  */
 import type { RestoreContext } from '../../harness/interface.ts';
 import type { Client } from '../../harness/http/client.ts';
 import { isAccepted } from '../../harness/answers.ts';
 import type { UnifiedExchangeSettings } from '../../interfaces/unified-exchange/settings.ts';
+import { restoreSubscriptionOrLoan, type EarnUndo, type LoanUndo } from './fund-undo.ts';
 
 const TRANSFER = '/api/v3/account/transfer';
 
@@ -82,7 +83,8 @@ export const transferSender = (client: Client, undo: Pick<TransfersUndo, 'creden
   return isAccepted(r);
 };
 
-export async function restoreTransfers(undo: TransfersUndo, ctx: RestoreContext): Promise<'restored' | 'nothing' | { conflict: string }> {
+export async function restoreFunds(undo: TransfersUndo | EarnUndo | LoanUndo, ctx: RestoreContext): Promise<'restored' | 'nothing' | { conflict: string }> {
+  if (undo.kind === 'earn-subscription' || undo.kind === 'loan') return restoreSubscriptionOrLoan(undo, ctx.client);
   if (undo.kind !== 'transfers') return { conflict: `no restore is known for a ${String((undo as { kind?: unknown }).kind)} write` };
   if (!undo.moves?.length) return 'nothing';
   const s = ctx.settings as UnifiedExchangeSettings;

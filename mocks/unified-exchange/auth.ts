@@ -90,8 +90,9 @@ export function auth(c: Choices, keys: Keyring, on: RoutingFault, reading: Routi
     const roles = new Set(op.refusedRoles);
     const p = caller.permissions;
     if (roles.has('nonBrokerKey')) {
-      // The fault: any master account passes (every key of the reference is a master account's).
-      const broker = on('broker-open-to-non-broker') ? !caller.account.masterUid : caller.account.broker && !caller.account.masterUid;
+      // The faults: any master account passes; or a sub-account passes on its master's user type.
+      const master = caller.account.masterUid ? keys.account(caller.account.masterUid) : undefined;
+      const broker = on('broker-open-to-non-broker') ? !caller.account.masterUid : on('broker-open-to-broker-subs') ? Boolean((master ?? caller.account).broker) : caller.account.broker && !caller.account.masterUid;
       if (!broker) return refused('permission', 'The broker operations serve master accounts of the broker user type only.', CODES.permission);
     }
     if (roles.has('tradeKey')) {

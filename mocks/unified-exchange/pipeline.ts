@@ -84,6 +84,8 @@ export function pipeline(p: PipelineParts): (req: http.IncomingMessage) => Promi
 
     // The fault broker-open-to-non-broker: the account-type check is broken everywhere, the part's own too.
     if (on('broker-open-to-non-broker') && op.broker && !caller.account.broker) caller = { ...caller, account: { ...caller.account, broker: true } };
+    // The fault broker-open-to-broker-subs: a broker's sub-account is served as a broker master account of its own.
+    if (on('broker-open-to-broker-subs') && op.broker && caller.account.masterUid) caller = { ...caller, account: { ...caller.account, broker: true, masterUid: undefined } };
     const handler = handlers.get(op.id);
     if (!handler) return replies.failure({ status: 500, code: CODES.server, msg: `No part of the reference serves ${op.id}.` });
     const params = checked.params;

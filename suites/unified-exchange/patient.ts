@@ -6,7 +6,7 @@
  */
 import { isRefused, isThrottled } from '../../harness/answers.ts';
 import type { Identity } from '../../harness/fixtures.ts';
-import { BROKER_RATE_LEASE, takeLease } from './leases.ts';
+import { BROKER_RATE_LEASE, takeLease, withLease } from './leases.ts';
 import { keyedPacer } from './pacing.ts';
 import type { Client, Reply, RequestSpec } from '../../harness/http/client.ts';
 import type { UnifiedExchangeSettings } from '../../interfaces/unified-exchange/settings.ts';
@@ -55,3 +55,4 @@ export async function askValid(api: Client, request: RequestSpec, s: Pick<Unifie
 export { BROKER_RATE_LEASE } from './leases.ts';
 
 export const takeBrokerRate = (identity: Identity, what: string, waitMs = 60_000): Promise<() => void> => takeLease(identity, BROKER_RATE_LEASE, what, waitMs);
+export const withBrokerRate = <T>(identity: Identity, what: string, body: () => Promise<T>, waitMs = 60_000): Promise<T> => withLease(identity, BROKER_RATE_LEASE, what, body, waitMs);

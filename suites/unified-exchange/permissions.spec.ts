@@ -13,7 +13,7 @@ import { test } from './test.ts';
 import { reqTags } from './tags.ts';
 import { bodyOf, forged, hasRole, headerOf } from './auth.ts';
 import { withOpenOrders } from './open-orders.ts';
-import { sendPatiently } from './patient.ts';
+import { sendPatiently, withBrokerRate } from './patient.ts';
 import { settingsOf, stated, rolesOf } from './profile.ts';
 import { cancelRequest, farOrder, freshClientOid, lookupRequest, orderIdOf, placeRequest, readQuery, servedOp, withQuery } from './requests.ts';
 import { uxScope } from './scope.ts';
@@ -209,13 +209,27 @@ test.describe('permissions', () => {
     });
   });
 
-  test('broker operations refuse a key of an account that is not a broker', { tag: reqTags('U-AUTH-BROKER') }, async ({ api, spec, secrets, profile, verify, notApplicable }) => {
+  test('broker operations refuse a key of an account that is not a broker', { tag: reqTags('U-AUTH-BROKER') }, async ({ api, spec, secrets, profile, identity, verify, notApplicable }) => {
     if (!hasRole(secrets, 'broker')) return notApplicable('U-AUTH-BROKER', 'the profile names no key of a broker master account (credentials.broker)');
     const path = withQuery(servedOp(spec, 'listBrokerSubAccounts').path, { limit: 1 });
-    await verify('U-AUTH-BROKER', async () => {
-      const refused = await api.send({ method: 'GET', path, authenticate: true, credential: 'trade', label: `GET ${path} with the trade key (not a broker)` });
-      const control = await sendPatiently(api, { method: 'GET', path, authenticate: true, credential: 'broker', label: `GET ${path} with the broker key: the control` }, settingsOf(profile));
-      mustBeRefused('U-AUTH-BROKER', refused, `GET ${path} with a key of an account that is not a broker`, { control });
-    });
+    await verify('U-AUTH-BROKER', () =>
+      withBrokerRate(identity, 'the broker permission control', async () => {
+        const refused = await api.send({ method: 'GET', path, authenticate: true, credential: 'trade', label: `GET ${path} with the trade key (not a broker)` });
+        const control = await sendPatiently(api, { method: 'GET', path, authenticate: true, credential: 'broker', label: `GET ${path} with the broker key: the control` }, settingsOf(profile));
+        mustBeRefused('U-AUTH-BROKER', refused, `GET ${path} with a key of an account that is not a broker`, { control });
+      }),
+    );
+  });
+
+  test('broker operations refuse a key of a sub-account, a broker master account\'s included', { tag: reqTags('U-AUTH-BROKER-SUB') }, async ({ api, spec, secrets, profile, identity, verify, notApplicable }) => {
+    if (!hasRole(secrets, 'sub') || !hasRole(secrets, 'broker')) return notApplicable('U-AUTH-BROKER-SUB', 'the profile names no key of a sub-account (credentials.sub) beside a broker master account\'s (credentials.broker)');
+    const path = withQuery(servedOp(spec, 'listBrokerSubAccounts').path, { limit: 1 });
+    await verify('U-AUTH-BROKER-SUB', () =>
+      withBrokerRate(identity, 'the broker sub-account permission control', async () => {
+        const refused = await api.send({ method: 'GET', path, authenticate: true, credential: 'sub', label: `GET ${path} with the sub-account key` });
+        const control = await sendPatiently(api, { method: 'GET', path, authenticate: true, credential: 'broker', label: `GET ${path} with the broker key: the control` }, settingsOf(profile));
+        mustBeRefused('U-AUTH-BROKER-SUB', refused, `GET ${path} with a key of a sub-account`, { control });
+      }),
+    );
   });
 });

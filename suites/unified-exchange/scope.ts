@@ -74,7 +74,7 @@ export function uxScope(s: UnifiedExchangeSettings, o: { writes: boolean; roles:
   if (!o.roles.includes('broker')) na(NEEDS_BROKER, 'the profile names no key of a broker master account (credentials.broker)');
   if (!o.roles.includes('peer')) na(NEEDS_PEER, "the profile names no trading key of a second account (credentials.peer)");
   // No role of the profile's can be a sub-account's key, or a second broker's, or a copy key of an account that is no lead trader.
-  na(['U-AUTH-BROKER-SUB'], 'the profile names no key of a sub-account (no credential role holds one)');
+  if (!o.roles.includes('sub') || !o.roles.includes('broker')) na(['U-AUTH-BROKER-SUB'], 'the profile names no key of a sub-account (credentials.sub) beside a broker master account\'s (credentials.broker)');
   na(['U-LIMIT-BROKER-RATE-PER-UID'], 'the profile names one broker master account; the per-UID limit needs two');
   na(['U-COPY-LEAD-TRADER'], 'the profile names no copy-trading key of an account that is not a lead trader (U-NS-LEAD-TRADER)');
   if (!o.roles.includes('trade')) readKeyOnly(na, operations);

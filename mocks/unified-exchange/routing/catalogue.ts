@@ -172,6 +172,12 @@ export const routingFaults = [
     // A non-broker's create-sub then creates a sub-account.
     collateral: ['U-AUTH-PERMISSION-NO-EFFECT'],
   },
+  {
+    name: 'broker-open-to-broker-subs',
+    part: 'funds',
+    description: "The broker operations check the user type of the key's master account: a broker master account's sub-account passes.",
+    violates: ['U-AUTH-BROKER-SUB'],
+  },
 
   // ---- answers ------------------------------------------------------------------------------------------------------
   {

@@ -17,7 +17,7 @@ import { Inconclusive, NotTested, RequirementViolation } from '../../harness/ver
 import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
 import { findMember, idText, minimumEarnProduct, pairTransfer, reverseTransfer, rowsOf } from './fund-requests.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
-import { askValid, takeBrokerRate } from './patient.ts';
+import { askValid, sendPatiently, takeBrokerRate } from './patient.ts';
 import { serverClock } from './server-clock.ts';
 import { rolesOf, settingsOf, stated as isStated } from './profile.ts';
 import { freshSubName, orderIdOf, servedOp, withQuery, type Settings } from './requests.ts';
@@ -55,8 +55,11 @@ const LISTINGS = (s: Settings): Listing[] => [
 
 const key = (row: unknown) => JSON.stringify(row);
 const SPANNED = 'a list walked over two pages or more';
-/** How far before its own records (on the server's clock) a recent walk asks from. */
-const SINCE_MS = 1_000;
+/**
+ * How far before its own records a recent walk asks from, beyond the uncertainty of the server clock's offset: little,
+ * since the check just before may have made a hundred records in its last second (the conservation property).
+ */
+const SINCE_MS = 50;
 
 test.describe('paged lists', () => {
   test(
@@ -80,7 +83,8 @@ test.describe('paged lists', () => {
       if (listings.length === 0) return;
       const path = (operationId: string) => servedOp(spec, operationId).path;
       const may = (op: string) => profile.writes && writes.allowed && s.funded && s.fundWrites.includes(op);
-      const send = (credential: KeyRole, operationId: string, json: unknown, label: string) => api.send({ method: 'POST', path: path(operationId), json, authenticate: true, credential, label });
+      // Sent patiently: the check before may have filled the operation's second (a throttled write was not made).
+      const send = (credential: KeyRole, operationId: string, json: unknown, label: string) => sendPatiently(api, { method: 'POST', path: path(operationId), json, authenticate: true, credential, label }, s);
       // A walk of many pages may outrun a per-UID limit (U-NS-RATE-LIMITS): a page refused is asked again after a second.
       const get = (l: Listing, query: Record<string, string | number | undefined>, label: string) =>
         askValid(api, { method: 'GET', path: withQuery(path(l.operationId), { ...l.query, ...query }), authenticate: true, credential: l.credential, label }, s);
@@ -91,7 +95,7 @@ test.describe('paged lists', () => {
           let l = listed;
           const releaseBroker = l.credential === 'broker' ? await takeBrokerRate(identity, `${l.what} with the broker key`) : () => {};
           try {
-            const since = l.recent ? (await serverNow(l.credential)) - SINCE_MS : 0;
+            const since = l.recent ? await sinceOwnRecords(l.credential) : 0;
             const { ids: made, any } = await makeRecords(l);
             if (l.recent && any) l = { ...l, query: { ...l.query, startTime: String(since) } };
             await verify(l.requirement, async (seen) => {
@@ -124,10 +128,10 @@ test.describe('paged lists', () => {
         releaseFunds();
       }
 
-      /** The server's time now (the harness's where the server's cannot be read). */
-      async function serverNow(credential: KeyRole): Promise<number> {
+      /** A moment just before now on the server's clock (the harness's, a second back, where the server's cannot be read). */
+      async function sinceOwnRecords(credential: KeyRole): Promise<number> {
         const clock = await serverClock(api, credential);
-        return Math.floor(Date.now() + (clock?.offset ?? 0));
+        return Math.floor(clock ? Date.now() + clock.offset - clock.slack - SINCE_MS : Date.now() - 1000);
       }
 
       /** Records of the test's own, where the profile names the operation that makes them: whether any, and their ids where known. */

@@ -32,6 +32,8 @@ export const unifiedExchangeEntry = builtOnce(() => {
     { additionalProperties: false, description: 'the environment variables holding the API key, its secret and its passphrase' },
   );
   const Strings = Type.Array(Type.String({ minLength: 1 }), { minItems: 1 });
+  // A positive decimal string of the quote coin, as the fund writes send it.
+  const Amount = (byDefault: string, description: string) => Type.String({ pattern: '^[0-9]*[1-9][0-9]*(\\.[0-9]+)?$|^0\\.[0-9]*[1-9][0-9]*$', default: byDefault, description });
 
   const settings = Type.Object(
     {
@@ -247,6 +249,16 @@ export const unifiedExchangeEntry = builtOnce(() => {
        * writes; by operation id.
        */
       fundWrites: Type.Array(Type.String(), { default: [], description: 'Operation ids of fund-moving or account-creating writes the run may send (never any by default).' }),
+      amounts: Type.Object(
+        {
+          transfer: Amount('1', "what a transfer moves: the fund rules' controls and the paged lists move it, the conservation property 1 to 3 times it"),
+          withdraw: Amount('1', 'what the withdrawal control withdraws'),
+          loan: Amount('20', 'the loanAmount of a loan the checks take (each is repaid in full)'),
+          repay: Amount('1', "what the fund rules' partial repayment control repays"),
+          copyTransfer: Amount('1', 'what the copy-trading transfer control moves (and moves back)'),
+        },
+        { additionalProperties: false, default: {}, description: 'The amounts of the quote coin the fund writes send (where settings.fundWrites names them): against a live account, the least the deployment takes.' },
+      ),
     },
     { additionalProperties: false, default: {} },
   );

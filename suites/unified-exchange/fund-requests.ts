@@ -1,7 +1,8 @@
 /**
  * Complete requests of the fund-moving operations, from the profile (settings.markets, transferPair, p2p, withdraw):
  * what the conditional rules' property (funds-conditional.spec.ts) sends as its controls, and breaks one rule of for
- * its cases. Amounts are small (one unit of the quote coin), so that a control that is taken moves little.
+ * its cases. Amounts are the profile's (settings.amounts, one unit of the quote coin by default), so that a control that
+ * is taken moves no more than the tester allows.
  */
 import { freshClientOid, type Settings } from './requests.ts';
 
@@ -85,21 +86,21 @@ export function halfOf(decimal: string): string {
   return (Number(decimal) / 2).toFixed(places).replace(/\.?0+$/, '');
 }
 
-/** An on-chain withdrawal of one unit of the quote coin to `address`, with its chain (the profile's). */
+/** An on-chain withdrawal of the profile's amount of the quote coin to `address`, with its chain (the profile's). */
 export const withdrawal = (s: Settings, address: string): Record<string, unknown> => ({
   coin: s.markets.coins.quote,
   transferType: 'on_chain',
   address,
   chain: s.withdraw.chain,
-  size: '1',
+  size: s.amounts.withdraw,
   clientOid: freshClientOid(),
 });
 
 /** The account type funds leave from: the profile's pair's source, unless that is isolated margin itself. */
 export const transferSource = (s: Settings): string => (s.transferPair.fromType === 'isolated-margin' ? s.transferPair.toType : s.transferPair.fromType);
 
-/** A transfer of one unit of the quote coin into isolated margin, for the profile's MARGIN symbol. */
-export const isolatedTransfer = (s: Settings, amount = '1'): Record<string, unknown> => ({
+/** A transfer of the profile's amount of the quote coin into isolated margin, for the profile's MARGIN symbol. */
+export const isolatedTransfer = (s: Settings, amount = s.amounts.transfer): Record<string, unknown> => ({
   fromType: transferSource(s),
   toType: 'isolated-margin',
   coin: s.markets.coins.quote,
@@ -108,13 +109,13 @@ export const isolatedTransfer = (s: Settings, amount = '1'): Record<string, unkn
 });
 
 /** A transfer along the profile's pair (settings.transferPair). */
-export const pairTransfer = (s: Settings, amount = '1'): Record<string, unknown> => ({ fromType: s.transferPair.fromType, toType: s.transferPair.toType, coin: s.markets.coins.quote, amount });
+export const pairTransfer = (s: Settings, amount = s.amounts.transfer): Record<string, unknown> => ({ fromType: s.transferPair.fromType, toType: s.transferPair.toType, coin: s.markets.coins.quote, amount });
 
 /** The transfer that undoes an accepted one: the same amount the other way. */
 export const reverseTransfer = (t: Record<string, unknown>): Record<string, unknown> => ({ ...t, fromType: t.toType, toType: t.fromType });
 
-/** A loan of the quote coin against the base coin, flexible, by loanAmount (twice the reference's smallest USDT loan). */
-export const loan = (s: Settings): Record<string, unknown> => ({ loanCoin: s.markets.coins.quote, pledgeCoin: s.markets.coins.base, daily: 'FLEXIBLE', loanAmount: '20' });
+/** A loan of the quote coin against the base coin, flexible, by the profile's loanAmount (by default twice the reference's smallest USDT loan). */
+export const loan = (s: Settings): Record<string, unknown> => ({ loanCoin: s.markets.coins.quote, pledgeCoin: s.markets.coins.base, daily: 'FLEXIBLE', loanAmount: s.amounts.loan });
 
 /** A buy advertisement of the quote coin for USD (it offers nothing of the account's), fixed at 1 or floating at 2%. */
 export function advertisement(s: Settings, priceType: 'fixed' | 'floating'): Record<string, unknown> {

@@ -269,7 +269,7 @@ test.describe('conditional rules of the fund operations', () => {
               const body = withdrawal(s, address!);
               const wrong: Record<string, unknown> = { ...body, clientOid: freshClientOid() };
               delete wrong.chain;
-              const r = await send('trade', 'withdraw', wrong, `an on_chain withdrawal of 1 ${q} without chain`);
+              const r = await send('trade', 'withdraw', wrong, `an on_chain withdrawal of ${s.amounts.withdraw} ${q} without chain`);
               let ctl: Control | undefined;
               if (controlled) {
                 ctl = await control('withdraw', async () => {
@@ -285,12 +285,12 @@ test.describe('conditional rules of the fund operations', () => {
               const good = kind === 'isolated-no-symbol' ? isolatedTransfer(s) : pairTransfer(s);
               const wrong = kind === 'isolated-no-symbol' ? { ...good } : pairTransfer(s, BEYOND_ANY_BALANCE);
               delete wrong.symbol;
-              const what = kind === 'isolated-no-symbol' ? `a transfer of 1 ${q} into isolated-margin without symbol` : `a transfer of ${BEYOND_ANY_BALANCE} ${q} from ${s.transferPair.fromType}, more than it holds`;
+              const what = kind === 'isolated-no-symbol' ? `a transfer of ${s.amounts.transfer} ${q} into isolated-margin without symbol` : `a transfer of ${BEYOND_ANY_BALANCE} ${q} from ${s.transferPair.fromType}, more than it holds`;
               const r = await send('trade', 'transfer', wrong, what);
               if (isAccepted(r)) await send('trade', 'transfer', reverseTransfer(wrong), 'the same transfer back (undo)');
               const ctl = controlled
                 ? await control(kind, async () => {
-                    const ok = await send('trade', 'transfer', good, `a transfer of 1 ${q} from ${String(good.fromType)} to ${String(good.toType)}${good.symbol ? ` for ${String(good.symbol)}` : ''} (control)`);
+                    const ok = await send('trade', 'transfer', good, `a transfer of ${s.amounts.transfer} ${q} from ${String(good.fromType)} to ${String(good.toType)}${good.symbol ? ` for ${String(good.symbol)}` : ''} (control)`);
                     if (isAccepted(ok)) await send('trade', 'transfer', reverseTransfer(good), 'the same transfer back (undo)');
                     return ok;
                   })
@@ -321,7 +321,7 @@ test.describe('conditional rules of the fund operations', () => {
                 await closeLoan(orderId, 'repay the loan in full (undo)');
                 openLoan = undefined;
               } else if (controlled) {
-                ctl = await control('repay', () => send('trade', 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'no', amount: '1' }, 'the same repayment with amount 1 (control)'));
+                ctl = await control('repay', () => send('trade', 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'no', amount: s.amounts.repay }, `the same repayment with amount ${s.amounts.repay} (control)`));
               }
               return judge(kind, r, 'a loan repayment with repayAll no and no amount', ctl, saw);
             }
@@ -362,8 +362,8 @@ test.describe('conditional rules of the fund operations', () => {
               if (isAccepted(r)) await back(wrong);
               const ctl = controlled
                 ? await control(`copy-${c.copyType}`, async () => {
-                    const good = { ...wrong, amount: '1' };
-                    const ok = await send('copy', 'copyTransfer', good, `the same transfer of 1 ${q} (control)`);
+                    const good = { ...wrong, amount: s.amounts.copyTransfer };
+                    const ok = await send('copy', 'copyTransfer', good, `the same transfer of ${s.amounts.copyTransfer} ${q} (control)`);
                     if (isAccepted(ok)) await back(good);
                     return ok;
                   })

@@ -14,9 +14,10 @@
  * The types are the funding account and uta, which the reads show, and the other end of the profile's pair
  * (settings.transferPair), which none shows: what it was given, it must give back. The pairs are the profile's (both
  * ways) and funding <-> uta where transferable-coins answers for it (U-NS-TRANSFER-PAIRS). Transfers are small (1 to 3
- * units of the quote coin), sent only where settings.fundWrites names transfer, and what the accepted ones moved is put
- * back when the test ends (netted: a few transfers), through the write journal, so that an interrupted run's are put
- * back by `npm run restore`. The test holds the funds lease (leases.ts): no other check moves the account's funds meanwhile.
+ * times settings.amounts.transfer of the quote coin), sent only where settings.fundWrites names transfer, and what the
+ * accepted ones moved is put back when the test ends (netted: a few transfers), through the write journal, so that an
+ * interrupted run's are put back by `npm run restore`. The test holds the funds lease (leases.ts): no other check moves
+ * the account's funds meanwhile.
  */
 import fc from 'fast-check';
 import type { RequirementId } from '../../generated/unified-exchange.ts';
@@ -69,6 +70,8 @@ interface Real {
 
 /** The earn product a step subscribes to (its minimum, in the coin the model counts), and the loan a step takes. */
 interface Plans {
+  /** What one transfer moves (settings.amounts.transfer). */
+  transferUnit: string;
   earn?: { productId: string; productSubId: string; min: string };
   loan?: { type: string; amount: number };
 }
@@ -185,7 +188,7 @@ async function discover(r: Real): Promise<{ types: string[]; edges: Edge[]; plan
 async function planned(r: Real): Promise<Plans> {
   const { s } = r;
   const named = (...ops: string[]) => ops.every((op) => s.fundWrites.includes(op));
-  const plans: Plans = {};
+  const plans: Plans = { transferUnit: s.amounts.transfer };
   if (named('subscribeEarn', 'redeemEarn') && readOf(s, 'uta')) {
     await r.pace('getEarnProducts');
     const products = await r.api.send({ method: 'GET', path: servedOp(r.spec, 'getEarnProducts').path, authenticate: true, credential: 'trade', label: `an earn product of ${r.coin} and its minimum` });
@@ -339,7 +342,9 @@ function loanStep(p: NonNullable<Plans['loan']>, left: { n: number }): Conservat
 }
 
 function steps(types: string[], edges: Edge[], judged: RequirementId[], plans: Plans): Array<fc.Arbitrary<ConservationStep>> {
-  const units = fc.integer({ min: 1, max: 3 });
+  // 1 to 3 times the profile's transfer amount (settings.amounts.transfer), in decimals a deployment takes.
+  const unit = Number(plans.transferUnit);
+  const amounts = fc.integer({ min: 1, max: 3 }).map((n) => Number((n * unit).toFixed(8)));
   const move = (e: Edge, amount: number): ConservationStep => ({
     describe: () => `transfer ${amount} from ${e.from} to ${e.to}`,
     testing: [CONSERVED],
@@ -382,8 +387,8 @@ function steps(types: string[], edges: Edge[], judged: RequirementId[], plans: P
       if (!m.lost && (await judgeReads(m, r, [type, to], `${what} and its control`, [wrong, control], saw))) saw(CONSERVED);
     },
   });
-  const out: Array<fc.Arbitrary<ConservationStep>> = [fc.tuple(fc.constantFrom(...edges), units).map(([e, n]) => move(e, n))];
-  if (types.length > 0) out.push(fc.tuple(fc.constantFrom(...edges), units).map(([e, n]) => sameType(e.from, e.to, n)));
+  const out: Array<fc.Arbitrary<ConservationStep>> = [fc.tuple(fc.constantFrom(...edges), amounts).map(([e, n]) => move(e, n))];
+  if (types.length > 0) out.push(fc.tuple(fc.constantFrom(...edges), amounts).map(([e, n]) => sameType(e.from, e.to, n)));
   if (plans.earn) out.push(fc.constant(earnStep(plans.earn, { n: RECORD_MAKING_STEPS })));
   if (plans.loan) out.push(fc.constant(loanStep(plans.loan, { n: RECORD_MAKING_STEPS })));
   return out;

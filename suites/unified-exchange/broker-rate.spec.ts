@@ -65,21 +65,28 @@ test('broker rate, property: one UID\'s broker requests, whichever of its keys s
     if (why) return [RATE, ALLOWED].forEach((id) => notTested(id, why));
     const { offset, slack } = clock!;
     const window = new BrokerWindow<Reply['exchange']>();
+    let roundTrip = 2 * slack;
+    /** A broker sub-list request, and when the server may have seen it: between its sending and its answer, on its clock. */
+    const timed = async (credential: 'broker' | 'broker2', label: string) => {
+      const t0 = Date.now();
+      const r = await api.send({ method: 'GET', path, authenticate: true, credential, label });
+      const t1 = Date.now();
+      roundTrip = t1 - t0;
+      return { r, from: t0 + offset - slack, to: t1 + offset + slack };
+    };
     // A quiet second: whatever came before has left the window.
     await sleep(1100);
     // The controls: each key's request, sent into an empty window, is accepted. A refusal within the property is then
     // about the limit, not the request (a signature the profile does not describe, a key of another user type).
     for (const credential of two ? (['broker', 'broker2'] as const) : (['broker'] as const)) {
-      const t0 = Date.now();
-      const r = await api.send({ method: 'GET', path, authenticate: true, credential, label: `broker sub-list with the ${credential} key, into an empty window (control)` });
-      window.record({ from: t0 + offset - slack, to: Date.now() + offset + slack, accepted: isAccepted(r), exchange: r.exchange });
+      const { r, from, to } = await timed(credential, `broker sub-list with the ${credential} key, into an empty window (control)`);
+      window.record({ from, to, accepted: isAccepted(r), exchange: r.exchange });
       if (!isAccepted(r)) {
         const why = `the broker sub-list with the ${credential} key was answered ${r.status} after a second without broker requests: the key's requests are not accepted, so no refusal can be told to be the limit's`;
         return [RATE, ALLOWED].forEach((id) => notTested(id, why));
       }
     }
     let n = 0;
-    let roundTrip = 2 * slack;
     /**
      * No request straddles a whole second of the server's clock: one that might is held until just after it. A whole
      * second then holds whole requests only, so that what a fixed window lets through at its start, right after the
@@ -95,9 +102,8 @@ test('broker rate, property: one UID\'s broker requests, whichever of its keys s
     const confirm = async (): Promise<{ nth: number; reply: Reply } | undefined> => {
       await sleep(1100);
       for (let i = 1; i <= BROKER_LIMIT; i++) {
-        const t0 = Date.now();
-        const r = await api.send({ method: 'GET', path, authenticate: true, credential: 'broker', label: `broker sub-list after a quiet second, ${i} of ${BROKER_LIMIT} (confirming a refusal)` });
-        window.record({ from: t0 + offset - slack, to: Date.now() + offset + slack, accepted: isAccepted(r), exchange: r.exchange });
+        const { r, from, to } = await timed('broker', `broker sub-list after a quiet second, ${i} of ${BROKER_LIMIT} (confirming a refusal)`);
+        window.record({ from, to, accepted: isAccepted(r), exchange: r.exchange });
         if (isRefused(r) || isThrottled(r)) return { nth: i, reply: r };
       }
       return undefined;
@@ -115,12 +121,7 @@ test('broker rate, property: one UID\'s broker requests, whichever of its keys s
           await sleep(p.pauseMs);
           await clearOfSecondBoundary();
           const credential = p.secondKey && two ? 'broker2' : 'broker';
-          const t0 = Date.now();
-          const r = await api.send({ method: 'GET', path, authenticate: true, credential, label: `broker sub-list, request ${++n}, with the ${credential} key` });
-          const t1 = Date.now();
-          roundTrip = t1 - t0;
-          const from = t0 + offset - slack;
-          const to = t1 + offset + slack;
+          const { r, from, to } = await timed(credential, `broker sub-list, request ${++n}, with the ${credential} key`);
           const refused = isRefused(r) || isThrottled(r);
           const { sliding, fixed } = window.before(from);
           if (refused && window.mustLetThrough(from) && !skip.has(ALLOWED)) {

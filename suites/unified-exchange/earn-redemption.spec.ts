@@ -18,7 +18,7 @@ import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
 import { BEYOND_ANY_BALANCE, minimumEarnProduct, redemptionIds } from './fund-requests.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
 import { askValid } from './patient.ts';
-import { rolesOf, settingsOf, stated } from './profile.ts';
+import { flatEarnProducts, rolesOf, settingsOf } from './profile.ts';
 import { shareNone, type Asked } from './record-sets.ts';
 import { orderIdOf, recentWindow, servedOp, withQuery } from './requests.ts';
 import { uxScope } from './scope.ts';
@@ -52,7 +52,7 @@ test.describe('earn redemption', () => {
       let journal: Announced | undefined;
       try {
         const products = await read('getEarnProducts', {}, 'an earn product and its minimum');
-        const flatStated = stated(profile, 'earn.products') ? s.earn.products === 'flat' : undefined;
+        const flatStated = flatEarnProducts(profile);
         const product = minimumEarnProduct(products.json, s, flatStated === true);
         // Journalled before it is sent: redeemed when the test ends unless the control below redeems it.
         journal = product ? announce(writes, api, servedOp(spec, 'subscribeEarn').key, { kind: 'earn-subscription', credential: 'trade', productId: product.productId, productSubId: product.productSubId, amount: product.min, flat: flatStated }, `an earn subscription of ${product.min}`) : undefined;

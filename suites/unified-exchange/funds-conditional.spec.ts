@@ -34,7 +34,7 @@ import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
 import {
   BEYOND_ANY_BALANCE, advertisement, findMember, halfOf, idText, isolatedTransfer, loan, minimumEarnProduct, pairTransfer, reverseTransfer, rowsOf, withdrawal,
 } from './fund-requests.ts';
-import { rolesOf, settingsOf, stated as isStatedIn } from './profile.ts';
+import { flatEarnProducts, rolesOf, settingsOf, stated as isStatedIn } from './profile.ts';
 import { freshClientOid, freshSubName, orderIdOf, recentWindow, servedOp, withQuery, type FundWrite } from './requests.ts';
 import { uxScope } from './scope.ts';
 import { sendPatiently } from './patient.ts';
@@ -188,7 +188,7 @@ test.describe('conditional rules of the fund operations', () => {
         let product: { productId: string; productSubId: string; min: string } | undefined;
         if (!out.has('U-EARN-SUBSCRIBE-MIN')) {
           const r = await read('trade', 'getEarnProducts', {}, 'an earn product and its minimum');
-          product = minimumEarnProduct(r.json, s, stated('earn.products') && s.earn.products === 'flat');
+          product = minimumEarnProduct(r.json, s, flatEarnProducts(profile) === true);
           if (!product) skipped.set('earn-below-min', `no earn product with a minSubscribeAmount was listed (${r.status})`);
         }
         for (const [kind, why] of skipped) if (!out.has(RULE[kind])) {
@@ -345,7 +345,7 @@ test.describe('conditional rules of the fund operations', () => {
               const ctl = controlled
                 ? await control('earn', async () => {
                     // Redeemed at once: its acceptance is what the later cases stand on. (Journalled, for an interrupted run.)
-                    const undo = announce(writes, api, servedOp(spec, 'subscribeEarn').key, { kind: 'earn-subscription', credential: 'trade', productId: p.productId, productSubId: p.productSubId, amount: p.min, flat: stated('earn.products') ? s.earn.products === 'flat' : undefined }, `an earn subscription of ${p.min} (the rules' control)`);
+                    const undo = announce(writes, api, servedOp(spec, 'subscribeEarn').key, { kind: 'earn-subscription', credential: 'trade', productId: p.productId, productSubId: p.productSubId, amount: p.min, flat: flatEarnProducts(profile) }, `an earn subscription of ${p.min} (the rules' control)`);
                     const ok = await send('trade', 'subscribeEarn', { productSubId: p.productSubId, amount: p.min }, `the same subscription of the minimum ${p.min} (control)`);
                     const id = isAccepted(ok) ? orderIdOf(ok.json) : undefined;
                     if (id) undo.made(id);

@@ -31,7 +31,7 @@ import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
 import { readBalance, readOf, type BalanceRead } from './balance-reads.ts';
 import { FundsModel } from './funds-model.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
-import { rolesOf, settingsOf, stated as isStated } from './profile.ts';
+import { flatEarnProducts, rolesOf, settingsOf } from './profile.ts';
 import { orderIdOf, servedOp, withQuery, type Settings } from './requests.ts';
 import { loan, minimumEarnProduct, redemptionIds } from './fund-requests.ts';
 import { putBack, transferSender, type TransfersUndo } from './restore.ts';
@@ -114,7 +114,7 @@ test.describe('conservation of funds', () => {
         // Under stated per-UID limits (20 a second for each private operation), each operation's requests are paced under them.
         const paced = keyedPacer(18);
         const real: Real = {
-          api, spec, s, coin, shown: [], last: new Map(), flat: isStated(profile, 'earn.products') ? s.earn.products === 'flat' : undefined,
+          api, spec, s, coin, shown: [], last: new Map(), flat: flatEarnProducts(profile),
           announce: (operationId, u, what) => announce(writes, api, servedOp(spec, operationId).key, u, what),
           pace: (op) => (s.rateLimits === 'per-uid-and-ip' ? paced(op) : Promise.resolve()),
           moved: (m) => {

@@ -19,7 +19,7 @@ import { findMember, idText, minimumEarnProduct, pairTransfer, reverseTransfer, 
 import { FUNDS_LEASE, takeLease } from './leases.ts';
 import { askValid, sendPatiently, takeBrokerRate } from './patient.ts';
 import { serverClock } from './server-clock.ts';
-import { rolesOf, settingsOf, stated as isStated } from './profile.ts';
+import { flatEarnProducts, rolesOf, settingsOf } from './profile.ts';
 import { freshSubName, orderIdOf, servedOp, withQuery, type Settings } from './requests.ts';
 import { announce } from './fund-undo.ts';
 import { uxScope } from './scope.ts';
@@ -164,10 +164,10 @@ test.describe('paged lists', () => {
         }
         if (l.operationId === 'getEarnRecords' && may('subscribeEarn')) {
           const products = await api.send({ method: 'GET', path: path('getEarnProducts'), authenticate: true, credential: 'trade', label: 'an earn product and its minimum' });
-          const product = minimumEarnProduct(products.json, s, isStated(profile, 'earn.products') && s.earn.products === 'flat');
+          const product = minimumEarnProduct(products.json, s, flatEarnProducts(profile) === true);
           for (let i = 0; product && i < 3; i++) {
             // Redeemed at once: its record stays among the subscriptions. (Journalled, for a run interrupted between.)
-            const undo = announce(writes, api, servedOp(spec, 'subscribeEarn').key, { kind: 'earn-subscription', credential: 'trade', productId: product.productId, productSubId: product.productSubId, amount: product.min, flat: isStated(profile, 'earn.products') ? s.earn.products === 'flat' : undefined }, `an earn subscription of ${product.min}, listed`);
+            const undo = announce(writes, api, servedOp(spec, 'subscribeEarn').key, { kind: 'earn-subscription', credential: 'trade', productId: product.productId, productSubId: product.productSubId, amount: product.min, flat: flatEarnProducts(profile) }, `an earn subscription of ${product.min}, listed`);
             const r = await send('trade', 'subscribeEarn', { productSubId: product.productSubId, amount: product.min }, `an earn subscription of the minimum ${product.min}, for records to list (${i + 1} of 3)`);
             const orderId = isAccepted(r) ? orderIdOf(r.json) : undefined;
             if (orderId) undo.made(orderId);

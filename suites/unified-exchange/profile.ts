@@ -12,5 +12,11 @@ const entryOf = (profile: Pick<Profile, 'interfaces'>): Entry | undefined => (pr
 export const settingsOf = (profile: Pick<Profile, 'interfaces'>): UnifiedExchangeSettings => entryOf(profile)?.settings as UnifiedExchangeSettings;
 /** Whether the profile states a setting (a dotted path under settings): only then is its value asserted. */
 export const stated = (profile: Pick<Profile, 'stated'>, setting: string): boolean => isStated(profile, UX, setting);
+/**
+ * Whether the earn products are flat (a redemption names the subscription's orderId) or nested (it names the
+ * sub-product), as the profile states (U-NS-EARN-PRODUCTS); undefined where it does not say.
+ */
+export const flatEarnProducts = (profile: Pick<Profile, 'interfaces' | 'stated'>): boolean | undefined =>
+  stated(profile, 'earn.products') ? settingsOf(profile).earn.products === 'flat' : undefined;
 /** The key roles the profile names. */
 export const rolesOf = (profile: Pick<Profile, 'interfaces'>): string[] => Object.keys(entryOf(profile)?.credentials ?? {});

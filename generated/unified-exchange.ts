@@ -3348,6 +3348,7 @@ export type RequirementId =
   | 'U-P2P-LIST'
   | 'U-P2P-LIST-REQUIRED'
   | 'U-P2P-LIST-PAGING'
+  | 'U-P2P-LISTED'
   | 'U-P2P-CREATE'
   | 'U-P2P-CREATE-REQUIRED'
   | 'U-P2P-CREATE-FIXED-PRICE'

@@ -15,7 +15,7 @@ import { profileEntry, schemaKit } from '../kit/profile-entry.ts';
  * read-only one is (a tester holding only a read-only key judges the reads); the others prove refusals and reserved
  * operations.
  */
-export const KEY_ROLES = ['trade', 'read', 'copy', 'broker', 'broker2', 'sub', 'peer'] as const;
+export const KEY_ROLES = ['trade', 'read', 'copy', 'broker', 'broker2', 'otherBroker', 'sub', 'peer'] as const;
 export type KeyRole = (typeof KEY_ROLES)[number];
 /** The parts of one key, each a secret (`<role>_<part>`). */
 export const KEY_PARTS = ['apiKey', 'secret', 'passphrase'] as const;
@@ -270,6 +270,8 @@ export const unifiedExchangeEntry = builtOnce(() => {
         writeTripwire: Type.Optional(Type.Boolean()),
         /** The reference answers every request to a fund-moving operation 500: a run naming no fund write passes only if it sends none. */
         fundWriteTripwire: Type.Optional(Type.Boolean()),
+        /** The reference answers 500 to a fund write it accepts whose amount is not the profile's (settings.amounts): a run passes only if every one sends them. */
+        amountTripwire: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),
@@ -280,6 +282,7 @@ export const unifiedExchangeEntry = builtOnce(() => {
         copy: Type.Optional(Key),
         broker: Type.Optional(Key),
         broker2: Type.Optional(Key),
+        otherBroker: Type.Optional(Key),
         sub: Type.Optional(Key),
         peer: Type.Optional(Key),
       },
@@ -287,7 +290,7 @@ export const unifiedExchangeEntry = builtOnce(() => {
         additionalProperties: false,
         // One of the two main keys: with neither, no private operation could be judged.
         anyOf: [{ required: ['trade'] }, { required: ['read'] }],
-        description: 'trade: a key with trading permission; read: a key without it (trade or read is needed: without trade, no order or fund write is judged); copy: a key with copy-trading permission; broker: a key of a broker master account; broker2: a second key of the same broker master account (its broker limit is per UID, shared by its keys); sub: a key of a sub-account (a broker master account\'s, where the tester has one: the broker operations must refuse it too); peer: a trading key of a second account',
+        description: 'trade: a key with trading permission; read: a key without it (trade or read is needed: without trade, no order or fund write is judged); copy: a key with copy-trading permission; broker: a key of a broker master account; broker2: a second key of the same broker master account (its broker limit is per UID, shared by its keys); otherBroker: a key of a second broker master account (another UID, whose broker limit the first one\'s requests must leave untouched); sub: a key of a sub-account (a broker master account\'s, where the tester has one: the broker operations must refuse it too); peer: a trading key of a second account',
         examples: [{ trade: { apiKey: 'UX_TRADE_KEY', secret: 'UX_TRADE_SECRET', passphrase: 'UX_TRADE_PASSPHRASE' } }],
       },
     ),

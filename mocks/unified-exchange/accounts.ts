@@ -8,14 +8,15 @@
 //   transfers never move account A's funds under another check's feet, and account A's trade key is "a trading key"
 //   that copy trading refuses;
 // - broker: the key of a broker master account (B), trading permission; broker2: a second key of B, so that the
-//   broker limit is seen to count per UID; peer: a second normal account (P), trading permission. P is uid
+//   broker limit is seen to count per UID; otherBroker: the key of a second broker master account (O), so that one
+//   UID's requests are seen to leave another's limit alone; peer: a second normal account (P), trading permission. P is uid
 //   1000000001, the internal-transfer target of the spec's withdrawal example.
 // - sub: a key of a sub-account of the broker master account (S), trading permission: the broker operations serve
 //   master accounts only;
 // - every other account is a master account, in the profile's hold mode.
 import type { Account, Caller, Permissions } from './contract.ts';
 
-export const UIDS = { peer: '1000000001', trade: '1000000010', copy: '1000000020', broker: '1000000030', sub: '1000000031' } as const;
+export const UIDS = { peer: '1000000001', trade: '1000000010', copy: '1000000020', broker: '1000000030', sub: '1000000031', otherBroker: '1000000040' } as const;
 
 /** A key the deployment issued: its secret and passphrase, and what it opens. */
 export interface IssuedKey {
@@ -42,7 +43,7 @@ export function keyring(secrets: Record<string, string>, holdMode: 'one-way' | '
   const mode: Account['holdMode'] = holdMode === 'hedge' ? 'hedge_mode' : 'one_way_mode';
   const make = (uid: string, extra: Partial<Account> = {}): Account => ({ uid, broker: false, leadTrader: false, holdMode: mode, ...extra });
   const a = make(UIDS.trade);
-  const accounts = [make(UIDS.peer), a, make(UIDS.copy, { leadTrader: true }), make(UIDS.broker, { broker: true }), make(UIDS.sub, { masterUid: UIDS.broker })];
+  const accounts = [make(UIDS.peer), a, make(UIDS.copy, { leadTrader: true }), make(UIDS.broker, { broker: true }), make(UIDS.sub, { masterUid: UIDS.broker }), make(UIDS.otherBroker, { broker: true })];
   const byUid = new Map(accounts.map((x) => [x.uid, x]));
 
   const roles: Array<[role: string, account: Account, permissions: Permissions]> = [
@@ -51,6 +52,7 @@ export function keyring(secrets: Record<string, string>, holdMode: 'one-way' | '
     ['copy', byUid.get(UIDS.copy)!, COPYING],
     ['broker', byUid.get(UIDS.broker)!, TRADING],
     ['broker2', byUid.get(UIDS.broker)!, TRADING],
+    ['otherBroker', byUid.get(UIDS.otherBroker)!, TRADING],
     ['sub', byUid.get(UIDS.sub)!, TRADING],
     ['peer', byUid.get(UIDS.peer)!, TRADING],
   ];

@@ -50,8 +50,8 @@ export function limits(c: Choices, reading: RoutingReading, on: RoutingFault, no
       if (op.broker && uid !== undefined) {
         // broker-rate-unlimited: no limit of any kind reaches the broker operations.
         if (on('broker-rate-unlimited')) return false;
-        // broker-rate-per-key: each key of the UID gets 20 of its own.
-        const who = on('broker-rate-per-key') ? `key ${apiKey}` : uid;
+        // broker-rate-per-key: each key of the UID gets 20 of its own; broker-rate-global: all UIDs share one 20.
+        const who = on('broker-rate-global') ? 'every UID' : on('broker-rate-per-key') ? `key ${apiKey}` : uid;
         const key = `broker ${who}${c.brokerScope === 'per-operation' ? ` ${op.id}` : ''}`;
         return sliding ? slide(key, brokerLimit) : fixed(key, brokerLimit);
       }

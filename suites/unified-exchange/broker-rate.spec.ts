@@ -22,6 +22,7 @@ import type { Reply } from '../../harness/http/client.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { RequirementViolation } from '../../harness/verdicts.ts';
 import { hasRole } from './auth.ts';
+import { brokerTimer, sleep } from './broker-timing.ts';
 import { BROKER_LIMIT, BrokerWindow } from './broker-window.ts';
 import { takeBrokerRate } from './patient.ts';
 import { withQuery } from './requests.ts';
@@ -39,8 +40,6 @@ interface Planned {
   pauseMs: number;
   secondKey: boolean;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 // Mostly back to back, so that seconds fill; now and then a pause, so that windows empty part of the way.
 const schedule: fc.Arbitrary<Planned[]> = fc.array(
@@ -63,17 +62,9 @@ test('broker rate, property: one UID\'s broker requests, whichever of its keys s
     const clock = await serverClock(api, 'broker');
     const why = !clock ? 'the public time gave no serverTime: the requests cannot be placed on the server\'s clock' : clock.slack > 100 ? `the server time took ${Math.round(clock.slack * 2)} ms to answer: its seconds cannot be told apart from the harness's clock` : undefined;
     if (why) return [RATE, ALLOWED].forEach((id) => notTested(id, why));
-    const { offset, slack } = clock!;
     const window = new BrokerWindow<Reply['exchange']>();
-    let roundTrip = 2 * slack;
-    /** A broker sub-list request, and when the server may have seen it: between its sending and its answer, on its clock. */
-    const timed = async (credential: 'broker' | 'broker2', label: string) => {
-      const t0 = Date.now();
-      const r = await api.send({ method: 'GET', path, authenticate: true, credential, label });
-      const t1 = Date.now();
-      roundTrip = t1 - t0;
-      return { r, from: t0 + offset - slack, to: t1 + offset + slack };
-    };
+    const timer = brokerTimer(api, path, clock!);
+    const timed = timer.send;
     // A quiet second: whatever came before has left the window.
     await sleep(1100);
     // The controls: each key's request, sent into an empty window, is accepted. A refusal within the property is then
@@ -87,17 +78,6 @@ test('broker rate, property: one UID\'s broker requests, whichever of its keys s
       }
     }
     let n = 0;
-    /**
-     * No request straddles a whole second of the server's clock: one that might is held until just after it. A whole
-     * second then holds whole requests only, so that what a fixed window lets through at its start, right after the
-     * boundary, is counted in full. (It costs a round trip a second at most.)
-     */
-    const clearOfSecondBoundary = async () => {
-      const now = Date.now() + offset;
-      // The first boundary the request might see: at or after the earliest the server's clock may read now.
-      const boundary = Math.ceil((now - slack) / 1000) * 1000;
-      if (boundary <= now + 2 * roundTrip + slack) await sleep(boundary + slack + 1 - now);
-    };
     /** A quiet second, then the limit's worth of requests back to back (both readings let them all through): the first refused, if any. */
     const confirm = async (): Promise<{ nth: number; reply: Reply } | undefined> => {
       await sleep(1100);
@@ -119,7 +99,9 @@ test('broker rate, property: one UID\'s broker requests, whichever of its keys s
       check: async (planned, skip, saw) => {
         for (const p of planned) {
           await sleep(p.pauseMs);
-          await clearOfSecondBoundary();
+          // No request straddles a whole second of the server's clock: what a fixed window lets through at its start,
+          // right after the boundary, is then counted in full. (It costs a round trip a second at most.)
+          await timer.clearOfSecondBoundary();
           const credential = p.secondKey && two ? 'broker2' : 'broker';
           const { r, from, to } = await timed(credential, `broker sub-list, request ${++n}, with the ${credential} key`);
           const refused = isRefused(r) || isThrottled(r);
@@ -144,7 +126,7 @@ test('broker rate, property: one UID\'s broker requests, whichever of its keys s
           if (refused) saw(RATE);
           window.record({ from, to, accepted: isAccepted(r), exchange: r.exchange });
         }
-        const now = Date.now() + offset - slack;
+        const now = timer.now();
         const over = window.overfull(now);
         if (over && !skip.has(RATE)) {
           throw new RequirementViolation(

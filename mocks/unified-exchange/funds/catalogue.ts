@@ -186,6 +186,13 @@ export const fundsFaults = [
     description: 'The advertisement list repeats the last advertisement of a page at the top of the next.',
     violates: ['U-P2P-LIST-PAGING'],
   },
+  {
+    name: 'ad-not-listed',
+    part: 'funds/p2p',
+    description: 'Advertisements the accounts publish are accepted and stored, but ad-list shows the seeded market alone.',
+    violates: ['U-P2P-LISTED'],
+    keepsDefault: { 'U-NS-ACCOUNT-STATE': 'a profile of unfunded accounts (settings.funded false) lets no advertisement be published: the listing is not applicable' },
+  },
   // Judged by the records' comparisons (suites/unified-exchange/records.spec.ts): answers that must select different
   // records share one.
   {
@@ -385,6 +392,7 @@ export const fundsReadings = [
     ],
   },
   { point: 'U-NS-PREMIUM-FORMAT', readings: [{ name: 'signed-percent' }, { name: 'percent-of-market' }] },
+  { point: 'U-NS-P2P-LIST-SIDE', readings: [{ name: 'advertised-side' }, { name: 'taker-side' }] },
   {
     point: 'U-NS-P2P-PAGING',
     readings: [

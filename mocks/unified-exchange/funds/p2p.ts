@@ -10,6 +10,8 @@
  *   from 10 to 120;
  * - U-NS-PREMIUM-FORMAT: signed-percent, "1.5" is 1.5% above the market price (from -99 to 99), or percent-of-market,
  *   "101.5" is 101.5% of it (1 to 200);
+ * - U-NS-P2P-LIST-SIDE: advertised-side, side=buy lists the buy advertisements, or taker-side, the sell ones (those
+ *   a buyer takes);
  * - U-NS-P2P-PAGING: one-based, the first page is 1 (0 refused), or zero-based; U-NS-PAGE-LIMITS for limit;
  *   U-NS-LIST-SHAPE.
  */
@@ -73,7 +75,9 @@ export function listAds(options: PartOptions, store: FundsStore, params: Record<
   const limit = pageLimit(options, params.limit);
   if (isRefusal(limit)) return limit;
   seed(store, options.now());
-  const matching = store.ads.filter((a) => a.token === params.token && a.fiat === params.fiat && a.side === params.side);
+  const side = options.reading('U-NS-P2P-LIST-SIDE') === 'taker-side' ? (params.side === 'buy' ? 'sell' : 'buy') : params.side;
+  // ad-not-listed: the accounts' own advertisements are kept out of the list.
+  const matching = store.ads.filter((a) => a.token === params.token && a.fiat === params.fiat && a.side === side && !(options.fault('ad-not-listed') && !a.ownerUid.startsWith('merchant-')));
   // ad-list-pages-repeat: each page after the first starts on the last advertisement of the one before.
   const from = Math.max(0, (pageNum - firstPage) * limit - (options.fault('ad-list-pages-repeat') && pageNum > firstPage ? 1 : 0));
   const rows = matching.slice(from, from + limit).map((a) => adRow(options, a));

@@ -281,6 +281,15 @@ export const routingFaults = [
     violates: ['U-LIMIT-BROKER-RATE'],
   },
   {
+    name: 'broker-rate-global',
+    part: 'broker-rate',
+    description: 'The broker limit is counted for all broker accounts together: one UID\'s 20 requests in a second leave another UID none.',
+    violates: ['U-LIMIT-BROKER-RATE-PER-UID'],
+    // Every broker request counts against one window, those of checks that do not hold the broker lease too (a
+    // non-broker key's refused attempt): the property's room may be spent under it.
+    collateral: ['U-LIMIT-BROKER-RATE-ALLOWED'],
+  },
+  {
     name: 'broker-rate-too-low',
     part: 'broker-rate',
     description: 'The broker limit throttles beyond 10 requests a second, half what the document allows.',

@@ -49,6 +49,11 @@ export interface OperationSource {
    */
   beforeWrite?(op: Operation, request: RequestSpec): Promise<void> | void;
   /**
+   * Called with the answer to each request to a write operation: the suite may undo at once what an accepted one
+   * changed, while it still holds what it took to send it (a lease on the account's balances, say).
+   */
+  afterWrite?(op: Operation, request: RequestSpec, reply: Reply): Promise<void> | void;
+  /**
    * Why no request at all may go to this write operation although the profile allows writes (one that moves funds the
    * profile does not name): then none is sent, not even one a conforming target must refuse, which a broken one could
    * take.
@@ -141,7 +146,9 @@ export function defineGenericChecks(test: SuiteTest, hooks: GenericHooks = {}): 
             op: served,
             send: async (request) => {
               if (op.write) await preparing(op, 'journalling what a write may change', () => source.beforeWrite?.(op, request));
-              return api.send(request);
+              const reply = await api.send(request);
+              if (op.write) await preparing(op, 'undoing what a write changed', () => source.afterWrite?.(op, request, reply));
+              return reply;
             },
             secrets,
             enabled,

@@ -27,6 +27,7 @@ import { createTrading } from './trading/engine.ts';
 import { BODY_UNCHECKED, type TradingFault } from './trading/catalogue.ts';
 import { createMarket } from './market/part.ts';
 import { createFunds } from './funds/part.ts';
+import { withAmountTripwire } from './funds/amount-tripwire.ts';
 
 export type { RunningServer };
 
@@ -40,6 +41,8 @@ export interface UnifiedExchangeReferenceOptions {
    * profile names none of them in fundWrites passes only if it sends none.
    */
   fundWriteTripwire?: boolean;
+  /** A transfer, withdrawal, loan, repayment or copy transfer accepted with an amount not the profile's is answered 500 (funds/amount-tripwire.ts). */
+  amountTripwire?: boolean;
 }
 
 export async function start(options: ReferenceOptions<UnifiedExchangeSettings, UnifiedExchangeReferenceOptions>): Promise<RunningServer> {
@@ -69,7 +72,8 @@ export async function start(options: ReferenceOptions<UnifiedExchangeSettings, U
   const bodyUnchecked = new Map(Object.entries(BODY_UNCHECKED).flatMap(([fault, u]) => (on(fault as TradingFault) ? [[u.operationId, u] as const] : [])));
   const partOptions: PartOptions = { settings, reading: anyReading, fault: (name) => on(name as never), now };
   const trading = createTrading(partOptions);
-  const parts: Part[] = [trading, createMarket({ ...partOptions, view: trading }), createFunds(partOptions)];
+  const funds = createFunds(partOptions);
+  const parts: Part[] = [trading, createMarket({ ...partOptions, view: trading }), options.reference?.amountTripwire ? withAmountTripwire(funds, settings.amounts) : funds];
 
   const table = operationTable(c.paths);
   const answers = replies(c, reading, now);

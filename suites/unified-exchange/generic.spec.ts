@@ -8,12 +8,14 @@
  */
 import { defineGenericChecks, specRequest, type GenericContext, type OperationSource } from '../../harness/generic/define.ts';
 import type { Prepared } from '../../harness/generic/request-checks.ts';
-import type { RequestSpec } from '../../harness/http/client.ts';
+import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import type { Operation } from '../../harness/spec/types.ts';
 import { isAccepted } from '../../harness/answers.ts';
 import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
 import { test } from './test.ts';
 import { hasRole } from './auth.ts';
+import { loan, pairTransfer, reverseTransfer } from './fund-requests.ts';
+import { repayInFull } from './fund-undo.ts';
 import { takeOpenOrders } from './open-orders.ts';
 import { takeBrokerRate } from './patient.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
@@ -134,18 +136,21 @@ function unifiedSource(ctx: GenericContext): OperationSource {
         return signed(op, role, { category: 'USDT-FUTURES', symbol: m.symbols['USDT-FUTURES'] });
       case 'setLeverage':
         return signed(op, role, { category: 'USDT-FUTURES', leverage: '5', ...(s.leverage.symbolLevel.includes('USDT-FUTURES') ? { symbol: m.symbols['USDT-FUTURES'] } : {}) });
+      // The amounts the profile sets (settings.amounts); afterWrite moves them back, and repays the loan, at once.
       case 'transfer':
-        return signed(op, role, { fromType: s.transferPair.fromType, toType: s.transferPair.toType, coin: m.coins.quote, amount: '1' });
+        return signed(op, role, pairTransfer(s));
       case 'copyTransfer':
-        return signed(op, role, { coin: m.coins.quote, amount: '1', type: 'in' });
+        return signed(op, role, { coin: m.coins.quote, amount: s.amounts.copyTransfer, type: 'in' });
+      case 'borrow':
+        return signed(op, role, loan(s));
       case 'createSubAccount':
         return signed(op, role, { username: freshSubName() });
       case 'createBrokerSubAccount':
         return signed(op, role, { subaccountName: freshSubName(), label: 'conformance' });
       case 'withdraw': {
         const w = s.withdraw;
-        if (w.toUid) return signed(op, role, { coin: m.coins.quote, transferType: 'internal_transfer', address: w.toUid, size: '1', clientOid: freshClientOid() });
-        if (w.address) return signed(op, role, { coin: m.coins.quote, transferType: 'on_chain', address: w.address, chain: w.chain, size: '1', clientOid: freshClientOid() });
+        if (w.toUid) return signed(op, role, { coin: m.coins.quote, transferType: 'internal_transfer', address: w.toUid, size: s.amounts.withdraw, clientOid: freshClientOid() });
+        if (w.address) return signed(op, role, { coin: m.coins.quote, transferType: 'on_chain', address: w.address, chain: w.chain, size: s.amounts.withdraw, clientOid: freshClientOid() });
         return { notApplicable: 'the profile names no account or address a withdrawal may go to (settings.withdraw)' };
       }
       case 'createP2pAd':
@@ -162,6 +167,43 @@ function unifiedSource(ctx: GenericContext): OperationSource {
         const query = readQuery(id, s);
         return specRequest(spec, op, query ?? {}, op.security.length ? role : undefined);
       }
+    }
+  }
+
+  /**
+   * Undoes an accepted fund write at once, while the check still holds the funds lease: another check may compare the
+   * account's balances as soon as it lets go, and the end of the test comes after. A transfer and a copy-trading
+   * transfer are moved back, a loan is repaid in full; what could not be undone now is tried again when the test ends.
+   */
+  async function undoNow(op: Operation, request: RequestSpec, reply: Reply): Promise<void> {
+    const operationId = op.operationId;
+    const json = (request.json ?? {}) as Record<string, unknown>;
+    const credential = request.credential ?? 'trade';
+    const path = request.path.split('?')[0]!;
+    const moveBack = (body: Record<string, unknown>, what: string) => async () => {
+      const r = await ctx.api.send({ method: 'POST', path, json: body, authenticate: true, credential, label: `undo: ${what}` });
+      if (!isAccepted(r)) throw new Error(`${what} was answered ${r.status}`);
+    };
+    let undo: (() => Promise<void>) | undefined;
+    let what = '';
+    if (operationId === 'transfer' && json.fromType && json.toType && json.amount) {
+      what = `move ${String(json.amount)} ${String(json.coin)} back from ${String(json.toType)} to ${String(json.fromType)}`;
+      undo = moveBack(reverseTransfer(json), what);
+    } else if (operationId === 'copyTransfer' && (json.type === 'in' || json.type === 'out') && json.amount) {
+      what = `move ${String(json.amount)} ${String(json.coin)} back ${json.type === 'in' ? 'out of' : 'into'} the copy-trading account`;
+      undo = moveBack({ ...json, type: json.type === 'in' ? 'out' : 'in' }, what);
+    } else if (operationId === 'borrow') {
+      const orderId = orderIdOf(reply.json);
+      what = `repay loan ${orderId} in full`;
+      if (orderId) undo = async () => {
+        if (!(await repayInFull(ctx.api, { kind: 'loan', credential, orderId }, 'undo'))) throw new Error(`${what} was refused`);
+      };
+    }
+    if (!undo) return;
+    try {
+      await undo();
+    } catch {
+      ctx.writes.undo(op.key, what, undo);
     }
   }
 
@@ -196,6 +238,9 @@ function unifiedSource(ctx: GenericContext): OperationSource {
       // An order sent with a clientOid (every valid one, and a refused role's) is cancelled by it should a target take it.
       const clientOid = (request.json as { clientOid?: unknown } | undefined)?.clientOid;
       if (op.operationId === 'placeOrder' && typeof clientOid === 'string') cancelAtEnd({ clientOid });
+    },
+    afterWrite: async (op: Operation, request: RequestSpec, reply: Reply) => {
+      if (isAccepted(reply)) await undoNow(op, request, reply);
     },
     done: async () => release(),
     // A fund-moving write the profile does not name gets no request at all: a broken target could take a wrong one.

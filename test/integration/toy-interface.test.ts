@@ -98,7 +98,11 @@ describe('a seventh interface, made from the template, added in its own folders 
   });
 
   test('the copy typechecks, and its imports run one way with no loop', { timeout: 180_000 }, async () => {
-    const tsc = await runBin('typescript/bin/tsc', ['-p', 'tsconfig.json']);
+    // The new interface's folders and the registry, with all they import: every other file is the repository's own,
+    // which npm test typechecks already (the whole copy took twice the CPU time).
+    const own = ['interfaces', 'suites', 'mocks'].map((d) => `${d}/${NAME}`);
+    writeFileSync(path.join(copy, `tsconfig.${NAME}.json`), JSON.stringify({ extends: './tsconfig.json', include: [...own, `generated/${NAME}.ts`, 'interfaces/registry.ts'] }));
+    const tsc = await runBin('typescript/bin/tsc', ['-p', `tsconfig.${NAME}.json`]);
     assert.equal(tsc.code, 0, tsc.out);
     const cruise = await runBin('dependency-cruiser/bin/dependency-cruise.mjs', ['interfaces', 'harness', 'suites', 'mocks', 'scripts', '--config', '.dependency-cruiser.cjs', '--output-type', 'err']);
     assert.equal(cruise.code, 0, cruise.out);

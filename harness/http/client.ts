@@ -72,6 +72,17 @@ export class TargetError extends Error {
 /** The harness could not send what it built (a header value undici refuses, say): the harness's trouble, not the target's. */
 export class HarnessError extends Error {}
 
+/**
+ * Closes the body of an answer the harness no longer reads (it came after the exchange's deadline). undici reports the
+ * closing as a "Request aborted" error on the body; with no listener, that error escaped as an uncaught exception,
+ * which Playwright pinned on whatever test was running ("the check broke") although the exchange had already been
+ * named a time-out. An answer arriving just after the deadline, before undici's own time-out, did that.
+ */
+function release(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
 /** undici's own refusals of a request before anything reached the wire. */
 const HARNESS_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE', 'ERR_INVALID_URL', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_CHAR']);
 
@@ -312,7 +323,7 @@ export class Client {
     try {
       // The agent's own request: undici's top-level request would parse the URL again.
       const asked = agentFor(timeoutMs, spec.from).request({ origin, path: to.target, method: spec.method as Dispatcher.HttpMethod, headers, ...(body === undefined ? {} : { body }) });
-      res = await deadline.race(asked, (late) => late.body.destroy());
+      res = await deadline.race(asked, (late) => release(late.body));
       headersAt = performance.now();
       text = await deadline.race(res.body.text());
       receivedAt = performance.now();
@@ -323,7 +334,7 @@ export class Client {
       }
       const late = e === Deadline.PASSED;
       // An answer that began but could not finish in time: its socket is closed, and it is named as a slow body.
-      if (late && res) res.body.destroy();
+      if (late && res) release(res.body);
       const timedOut = late || err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '') || /timeout/i.test(err.message);
       if (timedOut) silence.timedOut(origin);
       exchange.durationMs = Math.round((performance.now() - sentAt) * 10) / 10;

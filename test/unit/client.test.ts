@@ -103,6 +103,24 @@ test('a body dripped a byte at a time ends at the overall deadline, named as a s
   assert.ok(Date.now() - t0 < 1000, `ended at the deadline, not when the body did (${Date.now() - t0} ms)`);
 });
 
+test('an answer arriving just after the deadline is a time-out, and its closing escapes as no error', async () => {
+  // After the exchange's deadline and before undici's own time-out (a time-out of its own, so an agent of its own): the
+  // answer the harness no longer reads is closed.
+  const url = await serve((_req, res) => {
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 1250);
+  });
+  const escaped: unknown[] = [];
+  const onEscape = (e: unknown) => escaped.push(e);
+  process.on('uncaughtException', onEscape);
+  try {
+    await assert.rejects(client(url, true, 1100).send({ method: 'GET', path: '/v2/status' }), (e: unknown) => e instanceof TargetError && /no answer within 1100 ms/.test(e.exchange.error ?? ''));
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+  } finally {
+    process.off('uncaughtException', onEscape);
+  }
+  assert.deepEqual(escaped.map(String), []);
+});
+
 test('header names are sent in the letter case given (HTTP allows any; a target may not)', async () => {
   let raw: string[] = [];
   const url = await serve((req, res) => {

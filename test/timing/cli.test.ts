@@ -1,10 +1,17 @@
+/**
+ * The command line's answers to a run it cannot make or finish: a bad profile or option, an unreachable, silent,
+ * dripping or hanging target. Judged on short time-outs (800 ms to 2 s), so they run before the self-test starts
+ * (package.json test:timing): beside it, on a loaded machine, a healthy answer took longer than those fuses (fresh-clone
+ * CI of e4932de and 6d7413f).
+ */
 import { writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { conformance, freshDir, listen, liveProfile } from './helpers.ts';
+import { start as startBridge } from '../../mocks/game-bridge/server.ts';
+import { BRIDGE_SETTINGS, conformance, freshDir, listen, liveProfile, readSummary, requirementsOf, startProxy, withStatus, type Proxy } from '../integration/helpers.ts';
 
 describe('the command line ends with exit 2 and one clear line when it cannot run', () => {
   test('a profile with a wrong field names the file and the field', async () => {
@@ -85,3 +92,31 @@ describe('the command line ends with exit 2 and one clear line when it cannot ru
   });
 });
 
+describe('a target that starts hanging mid-run', () => {
+  let bridge: Awaited<ReturnType<typeof startBridge>>;
+  let proxy: Proxy;
+  const key = 'mid-run-hang-key-0123456789';
+  before(async () => {
+    bridge = await startBridge({ settings: BRIDGE_SETTINGS, reference: {}, secrets: { authKey: key }, port: 0, host: '127.0.0.1' });
+    // Answers the probe and a few requests through the reference, then goes silent for good.
+    let served = 0;
+    proxy = await startProxy(bridge.url, (_req, forward) => (served++ > 6 ? 'hang' : forward()));
+  });
+  after(async () => {
+    await proxy.close();
+    await bridge.close();
+  });
+
+  test('an outage: exit 2 in bounded time, named as such, and no requirement failed because of the silence', async () => {
+    const r = await conformance(['--target', liveProfile('hang', 'game-bridge', proxy.url, { requestTimeoutMs: 800 })], { TEST_BRIDGE_KEY: key });
+    assert.equal(r.code, 2, r.out);
+    assert.ok(r.ms < 90_000, `took ${r.ms} ms`);
+    const summary = readSummary(r.reports);
+    assert.equal(summary.exitCode, 2);
+    assert.deepEqual(withStatus(summary, 'failed'), [], 'silence is no evidence against a requirement');
+    const undecided = requirementsOf(summary).filter((q) => q.status === 'inconclusive');
+    assert.ok(summary.inconclusiveCounted.length > 0, 'counted requirements are left undecided');
+    for (const q of undecided) assert.match(q.message ?? '', /stopped answering|outage/, `${q.id} names the outage`);
+    assert.ok(!JSON.stringify(summary).includes(key), 'the key never appears in the report');
+  });
+});

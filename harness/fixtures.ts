@@ -18,6 +18,8 @@ import { WriteJournal } from './writes.ts';
 import { journalFile } from './journal.ts';
 import { classify, evidenceOf, redactedError } from './classify.ts';
 import { Recorder, publish } from './recorder.ts';
+import { namedHeaders, observe } from './diff/observation.ts';
+import { BEHAVIOUR_ATTACHMENT } from './diff/recording.ts';
 import { runRecordedProperty, type PropertySpec } from './property-runner.ts';
 import { recordGenericResponseChecks, recordStatusConformance } from './response-checks.ts';
 
@@ -135,10 +137,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   recorder: [
-    async ({ spec, secrets }, use, testInfo) => {
+    async ({ spec, secrets, interfaceName }, use, testInfo) => {
       const recorder = new Recorder(spec, testInfo.tags, secrets);
       await use(recorder);
       publish(recorder, secrets, testInfo);
+      if (process.env[ENV.behaviour]) {
+        const observations = observe(recorder.exchanges, { interfaceName, test: testInfo.title, requirements: testInfo.tags.map((t) => t.replace(/^@/, '')), headers: namedHeaders(spec) });
+        await testInfo.attach(BEHAVIOUR_ATTACHMENT, { body: secrets.redact(JSON.stringify(observations)), contentType: 'application/json' });
+      }
       // What the test threw outside a step (a fixture's error, a crash) is in Playwright's own report as thrown: the
       // test's end is reported after this teardown, so its errors are redacted here.
       for (const err of testInfo.errors) {

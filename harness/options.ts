@@ -23,6 +23,8 @@ export const ENV = {
   setAside: 'HARNESS_SET_ASIDE',
   /** Set by npm run merge-reports: the shards' run ids and the earliest start. */
   mergedFrom: 'HARNESS_MERGED_FROM',
+  /** Set: each test attaches what its exchanges showed (harness/diff/observation.ts), for the behaviour diff. */
+  behaviour: 'HARNESS_BEHAVIOUR',
   startedAt: 'HARNESS_STARTED_AT',
 } as const;
 

@@ -27,6 +27,8 @@ import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
 import { credentialVariables, interfacesInScope, missingCredentials, mountedUrl, secretsFor } from '../harness/targets.ts';
 import { PROBE_BLOCK, freshAddress } from '../harness/identity.ts';
 import { checksListing, selectedChecks } from '../harness/generic/checks.ts';
+import { behaviourDiff, diffLine } from '../harness/diff/diff-run.ts';
+import { readRecording } from '../harness/diff/recording.ts';
 
 const HELP = `npm run conformance -- [options]
 
@@ -57,6 +59,11 @@ Options:
   --list                 print the requirements and the writes a run would send; sends nothing, needs no secret
   --quiet                no line per test
 ${AFTER_RUN_HELP}
+  --record-behaviour     also write what every exchange showed (status, members and their types, the headers the spec
+                         names: behaviour/ in the report folder), for a later run to be compared with
+  --compare-recording DIR  compare this run's behaviour with the recording in DIR (an earlier report folder), case by
+                         case at the same seed: diff.json in the report folder, each difference named by the open
+                         points it falls on; it never changes the exit code
   --shard I/N            run the I-th of N parts of the run (needs --seed); the report folder keeps a blob report, and
                          npm run merge-reports -- <the N report folders> makes the reports of the whole run
   --help                 this text
@@ -94,6 +101,8 @@ function parse(argv: string[]) {
       out: { type: 'string' },
       quiet: { type: 'boolean' },
       shard: { type: 'string' },
+      'record-behaviour': { type: 'boolean' },
+      'compare-recording': { type: 'string' },
       ...AFTER_RUN_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
@@ -136,6 +145,8 @@ async function run(argv: string[]): Promise<number> {
 
   const profileFile = path.resolve(args.target ?? process.env.CONFORMANCE_TARGET ?? process.env[ENV.profile] ?? DEFAULT_PROFILE);
   const env: NodeJS.ProcessEnv = { ...process.env, [ENV.profile]: profileFile };
+  if (args['compare-recording'] && !readRecording(args['compare-recording'])) cannotRun(`--compare-recording ${args['compare-recording']}: no behaviour recording there (a report folder of a run with --record-behaviour)`);
+  if (args['record-behaviour'] || args['compare-recording']) env[ENV.behaviour] = '1';
   let profile: Profile;
   try {
     const ask = args.readings?.length ? parseReadings(CATALOGUES, args.readings) : undefined;
@@ -236,6 +247,10 @@ async function run(argv: string[]): Promise<number> {
   }
   summary = finishRun(runDir, summary, afterRun);
   for (const block of failureBlocks(summary)) console.log(block);
+  if (args['compare-recording']) {
+    const points = new Map(scope.map((name) => [name as string, loadSpec(name).notShown]));
+    console.log(diffLine(behaviourDiff(runDir, args['compare-recording'], points)));
+  }
   console.log(finalLine(summary, runDir));
   return summary.exitCode;
 

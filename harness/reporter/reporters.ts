@@ -15,5 +15,7 @@ export function reportersFor(reportDir: string, opts: { quiet: boolean; playwrig
     // Verdicts travel into CI test views as properties of each test case.
     ['junit', { outputFile: path.join(reportDir, 'junit.xml'), embedAnnotationsAsProperties: true }],
     [path.join(here, 'conformance-reporter.ts')],
+    // The behaviour recording, where the run asks for one (--record-behaviour, --compare-recording).
+    [path.join(here, 'behaviour.ts')],
   ];
 }

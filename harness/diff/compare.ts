@@ -36,7 +36,8 @@ export interface CompareOptions {
   attribute?: Attribute;
 }
 
-const keyOf = (o: Observation) => `${o.interfaceName}\u0000${o.test}\u0000${o.label}\u0000${o.ordinal}`;
+/** A case's name on both sides: its interface, test, label and ordinal (an observation or a difference carries them). */
+export const caseKey = (o: Pick<Observation, 'interfaceName' | 'test' | 'label' | 'ordinal'>) => `${o.interfaceName}\u0000${o.test}\u0000${o.label}\u0000${o.ordinal}`;
 
 /** A declared noise pattern as a test of a member path. */
 export function noiseMatcher(patterns: readonly string[]): (path: string) => boolean {
@@ -67,11 +68,11 @@ function differingKeys(a: Observation, b: Observation, ignored: (path: string) =
 
 /** Pairs the two sides' observations by case: [a, b], either missing where only one side made the case. */
 export function pair(a: readonly Observation[], b: readonly Observation[]): Array<[Observation | undefined, Observation | undefined]> {
-  const bs = new Map(b.map((o) => [keyOf(o), o]));
+  const bs = new Map(b.map((o) => [caseKey(o), o]));
   const out: Array<[Observation | undefined, Observation | undefined]> = [];
   for (const o of a) {
-    out.push([o, bs.get(keyOf(o))]);
-    bs.delete(keyOf(o));
+    out.push([o, bs.get(caseKey(o))]);
+    bs.delete(caseKey(o));
   }
   for (const o of bs.values()) out.push([undefined, o]);
   return out;

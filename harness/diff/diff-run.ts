@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OpenPoint } from '../spec/types.ts';
 import { attributeBySpec } from './attribute.ts';
-import { compare, summarise, type DiffSummaryRow } from './compare.ts';
+import { caseKey, compare, summarise, type DiffSummaryRow } from './compare.ts';
 import { readRecording } from './recording.ts';
 
 export const DIFF_SCHEMA_VERSION = 1;
@@ -30,7 +30,7 @@ export function behaviourDiff(runDir: string, against: string, openPoints: Reado
   if (!theirs) throw new Error(`${against} holds no behaviour recording (a behaviour/ folder, written by a run with --record-behaviour)`);
   // The recording is the first side: what differs is how this run behaves against it.
   const differences = compare(theirs.observations, mine.observations, { attribute: attributeBySpec(openPoints, { a: theirs.readings, b: mine.readings }) });
-  const differing = new Set(differences.map((d) => `${d.interfaceName}\u0000${d.test}\u0000${d.label}\u0000${d.ordinal}`)).size;
+  const differing = new Set(differences.map(caseKey)).size;
   const report: DiffReport = {
     schemaVersion: DIFF_SCHEMA_VERSION,
     run: runDir,

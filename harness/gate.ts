@@ -17,6 +17,7 @@ import { builtOnce } from '../interfaces/kit/lazy.ts';
 import { typeBox } from '../interfaces/kit/typebox.ts';
 import { INTERFACES } from '../interfaces/registry.ts';
 import { loadSpec } from './spec/load.ts';
+import { diffSchemas, type DifferenceWaiver } from './diff/diff-types.ts';
 
 /**
  * The waivers file (--waivers): `{ waivers: [...] }`, each entry the summary's own waiver schema, so that the file a
@@ -25,11 +26,14 @@ import { loadSpec } from './spec/load.ts';
 export const waiversSchema = builtOnce(() => {
   const Type = typeBox();
   return Type.Object(
-    { waivers: Type.Array(summarySchemas().waiver) },
+    {
+      waivers: Type.Optional(Type.Array(summarySchemas().waiver)),
+      differences: Type.Optional(Type.Array(diffSchemas().waiver, { description: 'Accepted behaviour differences (--fail-on-diff), by open point, operation or interface.' })),
+    },
     {
       additionalProperties: false,
       title: 'Waivers of the CI gate (--waivers)',
-      description: 'Known failures a release may ship with, each with a reason, who accepted it and the last day it holds. A waived failure no longer decides the exit code; an expired waiver fails the run by name.',
+      description: 'Known failures a release may ship with, and accepted behaviour differences, each with a reason, who accepted it and the last day it holds. A waived one no longer decides the exit code; an expired waiver fails the run by name.',
     },
   );
 });
@@ -44,10 +48,20 @@ export function loadWaivers(file: string): Waiver[] {
   }
   const validate = makeAjv().compile(waiversSchema());
   if (!validate(data)) throw new Error(`${file}: ${describeErrors(validate.errors ?? [])}`);
-  const waivers = (data as { waivers: Waiver[] }).waivers;
+  const waivers = (data as { waivers?: Waiver[] }).waivers ?? [];
   const bad = waivers.filter((w) => Number.isNaN(Date.parse(`${w.expires}T00:00:00Z`)));
   if (bad.length) throw new Error(`${file}: ${bad.map((w) => `waiver for ${w.requirement}: expires ${w.expires} is not a date`).join('; ')}`);
   return waivers;
+}
+
+/** The accepted behaviour differences of a waivers file (its `differences:`), checked like its waivers. */
+export function loadDifferenceWaivers(file: string): DifferenceWaiver[] {
+  loadWaivers(file);
+  const data = yaml().parse(readFileSync(file, 'utf8')) as { differences?: DifferenceWaiver[] };
+  const differences = data.differences ?? [];
+  const bad = differences.filter((w) => Number.isNaN(Date.parse(`${w.expires}T00:00:00Z`)));
+  if (bad.length) throw new Error(`${file}: ${bad.map((w) => `difference waiver on ${w.on}: expires ${w.expires} is not a date`).join('; ')}`);
+  return differences;
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { waiversSchema } from './gate.ts';
 import { summarySchemas } from './reporter/summary-types.ts';
+import { diffSchemas } from './diff/diff-types.ts';
 
 const ID_BASE = 'https://conformance.invalid/schemas/';
 
@@ -12,6 +13,7 @@ const ID_BASE = 'https://conformance.invalid/schemas/';
 export const PUBLISHED_SCHEMAS: ReadonlyArray<{ file: string; schema: () => TSchema }> = [
   { file: 'schemas/summary.schema.json', schema: () => summarySchemas().summary },
   { file: 'schemas/waivers.schema.json', schema: waiversSchema },
+  { file: 'schemas/diff.schema.json', schema: () => diffSchemas().report },
 ];
 
 /** The text of one published schema: the declaration, plain JSON, its keys in a fixed order, 2-space indents. */

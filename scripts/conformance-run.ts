@@ -29,6 +29,7 @@ import { PROBE_BLOCK, freshAddress } from '../harness/identity.ts';
 import { checksListing, selectedChecks } from '../harness/generic/checks.ts';
 import { behaviourDiff, diffLine } from '../harness/diff/diff-run.ts';
 import { readRecording } from '../harness/diff/recording.ts';
+import { compareWithBaseline, diffGateOptions, specsForDiff, withDiffGate } from './compare-targets.ts';
 
 const HELP = `npm run conformance -- [options]
 
@@ -61,9 +62,19 @@ Options:
 ${AFTER_RUN_HELP}
   --record-behaviour     also write what every exchange showed (status, members and their types, the headers the spec
                          names: behaviour/ in the report folder), for a later run to be compared with
-  --compare-recording DIR  compare this run's behaviour with the recording in DIR (an earlier report folder), case by
-                         case at the same seed: diff.json in the report folder, each difference named by the open
-                         points it falls on; it never changes the exit code
+  --compare FILE         also run the same cases (one seed) against the baseline target of profile FILE (the known-good
+                         side: production, the last release), and compare what the two showed, case by case: diff.json
+                         and a section of the report, each difference named by the open points it falls on. The
+                         baseline runs twice, to measure what it varies on its own (noise); verdicts stay per target
+                         (the baseline's report: compare/baseline/ in the report folder); --fault and --readings apply
+                         to this run's target only
+  --compare-secondary FILE  measure the noise against this second baseline deployment instead of a second run
+  --compare-recording DIR  compare this run's behaviour with the recording in DIR (an earlier report folder of a run with
+                         --record-behaviour), case by case at the same seed, as --compare does
+  --fail-on-diff LIST    with --compare or --compare-recording: a difference fails the run (exit 1, a reason of its
+                         own): all, or open point ids, operations ("GET /v2/status") and interfaces, comma-separated;
+                         the waivers file's differences: entries waive them. Without it a difference never changes the
+                         exit code
   --shard I/N            run the I-th of N parts of the run (needs --seed); the report folder keeps a blob report, and
                          npm run merge-reports -- <the N report folders> makes the reports of the whole run
   --help                 this text
@@ -103,11 +114,15 @@ function parse(argv: string[]) {
       shard: { type: 'string' },
       'record-behaviour': { type: 'boolean' },
       'compare-recording': { type: 'string' },
+      compare: { type: 'string' },
+      'compare-secondary': { type: 'string' },
+      'fail-on-diff': { type: 'string' },
       ...AFTER_RUN_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
-  }).values;
+    tokens: true,
+  });
 }
 /** Runs the conformance command with these arguments, and gives its exit code. */
 export async function conformance(argv: string[]): Promise<number> {
@@ -121,12 +136,13 @@ export async function conformance(argv: string[]): Promise<number> {
 }
 
 async function run(argv: string[]): Promise<number> {
-  let args: ReturnType<typeof parse>;
+  let parsed: ReturnType<typeof parse>;
   try {
-    args = parse(argv);
+    parsed = parse(argv);
   } catch (e) {
     cannotRun(`${(e as Error).message} (--help lists the options)`);
   }
+  const args = parsed.values;
   if (args.help) {
     console.log(HELP);
     return 0;
@@ -147,6 +163,10 @@ async function run(argv: string[]): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env, [ENV.profile]: profileFile };
   if (args['compare-recording'] && !readRecording(args['compare-recording'])) cannotRun(`--compare-recording ${args['compare-recording']}: no behaviour recording there (a report folder of a run with --record-behaviour)`);
   if (args['record-behaviour'] || args['compare-recording']) env[ENV.behaviour] = '1';
+  if (args.compare && args['compare-recording']) cannotRun('--compare and --compare-recording: give one baseline');
+  if (args['compare-secondary'] && !args.compare) cannotRun('--compare-secondary goes with --compare (the second baseline deployment)');
+  if (args['fail-on-diff'] !== undefined && !args.compare && !args['compare-recording']) cannotRun('--fail-on-diff goes with --compare or --compare-recording');
+  if (args.compare && (args.shard || args.replay)) cannotRun(`--compare runs the whole of each side: it does not go with ${args.shard ? '--shard' : '--replay'}`);
   let profile: Profile;
   try {
     const ask = args.readings?.length ? parseReadings(CATALOGUES, args.readings) : undefined;
@@ -217,6 +237,10 @@ async function run(argv: string[]): Promise<number> {
 
   const missing = missingCredentials(profile, scope);
   if (missing.length) cannotRun(missing.join('; '));
+  const diffGate = args['fail-on-diff'] !== undefined ? diffGateOptions(args['fail-on-diff'], args.waivers, scope, profile.name, cannotRun) : undefined;
+  if (args.compare) {
+    return compareWithBaseline({ argv, tokens: parsed.tokens ?? [], args, profile, scope, gate: diffGate, cannotRun });
+  }
   const afterRun = await prepareAfterRun(args, profile, profileFile, cannotRun);
   if (afterRun.setAside.length) env[ENV.setAside] = afterRun.setAside.join(',');
 
@@ -247,12 +271,14 @@ async function run(argv: string[]): Promise<number> {
   }
   summary = finishRun(runDir, summary, afterRun);
   for (const block of failureBlocks(summary)) console.log(block);
+  let gateFailed: string | undefined;
   if (args['compare-recording']) {
-    const points = new Map(scope.map((name) => [name as string, loadSpec(name).notShown]));
-    console.log(diffLine(behaviourDiff(runDir, args['compare-recording'], points)));
+    const report = behaviourDiff({ candidate: runDir, baseline: { folder: args['compare-recording'], kind: 'recording' }, specs: specsForDiff(scope), ...(diffGate ? { gate: diffGate } : {}) });
+    console.log(diffLine(report));
+    if (report.gate?.failed) gateFailed = report.gate.reason;
   }
   console.log(finalLine(summary, runDir));
-  return summary.exitCode;
+  return withDiffGate(summary.exitCode, gateFailed);
 
   /**
    * A shard's weights: the test counts that give each shard an equal share of the planned work (harness/shard-weights.ts),

@@ -8,6 +8,7 @@ import { DEFINITIONS, type InterfaceName } from '../interfaces/registry.ts';
 import type { InterfaceDescriptor, Suite } from '../harness/interface.ts';
 import type { Reference } from '../harness/reference.ts';
 import type { Catalogues } from '../harness/readings.ts';
+import { withNoiseVariant } from '../mocks/noise.ts';
 
 export { INTERFACES, PLANNED, isInterfaceName, unknownInterface, type InterfaceName } from '../interfaces/registry.ts';
 
@@ -17,7 +18,8 @@ async function composed(definition: (typeof DEFINITIONS)[number]): Promise<Inter
   if (suite?.definition !== definition) throw new Error(`suites/${definition.name}/interface.ts exports no suite of ${definition.name} (export const suite = defineSuite(...))`);
   if (!reference) throw new Error(`mocks/${definition.name}/reference.ts exports no reference`);
   const { definition: _, ...behaviour } = suite;
-  return { ...definition, ...behaviour, reference };
+  // Every reference can start in its noisy variant (reference.noise), which the behaviour diff's tests measure.
+  return { ...definition, ...behaviour, reference: withNoiseVariant(reference) };
 }
 
 /** The interfaces, in the registry's order. */

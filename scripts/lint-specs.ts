@@ -10,6 +10,7 @@ import { ROOT, SPECS_DIR } from '../harness/paths.ts';
 import { INTERFACES, PLANNED, REGISTRY } from './interfaces.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import { openPointProblems, settingProblems } from '../harness/spec/open-points.ts';
+import { behaviourNoiseProblems } from '../harness/spec/behaviour-noise.ts';
 import { answerHelp } from './help.ts';
 
 answerHelp(`npm run lint:specs
@@ -26,6 +27,7 @@ const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'redocly'), ['lint',
 const problems = REGISTRY.flatMap((d) => [
   ...openPointProblems(loadSpec(d.name), d.reference.readings, referenceSources(d.name)),
   ...settingProblems(loadSpec(d.name), (d.profileSchema() as unknown as { properties: { settings: object } }).properties.settings),
+  ...behaviourNoiseProblems(d.name, loadSpec(d.name).doc, loadSpec(d.name).requirements.map((r) => r.id), loadSpec(d.name).operations.map((op) => op.key)),
 ]);
 for (const p of problems) console.error(`open points: ${p}`);
 const points = REGISTRY.flatMap((d) => loadSpec(d.name).notShown);

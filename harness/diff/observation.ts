@@ -29,9 +29,16 @@ export interface Observation {
   durationMs: number;
 }
 
-/** A label's case, not its values: numbers, hex and UUID-like ids become `#`, so that both runs name it alike. */
+/**
+ * A label's case, not its values: every word with a digit in it (a number, an id, a run's namespace, a version) and
+ * every long hex word becomes `#`, so that two runs name the same case alike whatever ids each was given.
+ */
 export function caseOf(label: string): string {
-  return label.replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '#').replace(/\d+(\.\d+)?/g, '#');
+  return label
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '#')
+    .replace(/[A-Za-z0-9_]*\d[A-Za-z0-9_.]*/g, '#')
+    .replace(/\b[0-9a-f]{8,}\b/gi, '#')
+    .replace(/#(?:[-.]#)+/g, '#');
 }
 
 /** Every member path of a JSON value with its type; the elements of an array share one path (`[]`). */
@@ -59,10 +66,22 @@ export function namedHeaders(spec: LoadedSpec): (operation: string | undefined) 
   return (operation) => (operation ? (byKey.get(operation) ?? []) : []);
 }
 
+/**
+ * Exchanges that are not cases of the interface: the harness's own clean-up (labels `undo:`, `restore:`: whether an
+ * order was still there to cancel depends on how far the run got) and the reference's private inspection paths
+ * (`/__reference/...`), which no deployment has.
+ */
+export function isCase(ex: Exchange): boolean {
+  return !/^(undo|restore)\b/i.test(ex.label ?? '') && !(ex.requestPath ?? '').startsWith('/__reference');
+}
+
+/** A member path's case: a member named with an id (a run's namespace in a property name) is named by `#`. */
+const pathCase = (path: string) => path.split('.').map((segment) => (/\d/.test(segment) && /[a-f0-9]{6,}|_\d/i.test(segment) ? caseOf(segment) : segment)).join('.');
+
 /** The observations of one test's exchanges, in the order they were made. */
 export function observe(exchanges: readonly Exchange[], o: ObserveOptions): Observation[] {
   const seen = new Map<string, number>();
-  return exchanges.map((ex) => {
+  return exchanges.filter(isCase).map((ex) => {
     const label = caseOf(ex.label ?? `${ex.request.method} ${ex.requestPath ?? ex.request.url}`);
     const ordinal = seen.get(label) ?? 0;
     seen.set(label, ordinal + 1);
@@ -81,7 +100,7 @@ export function observe(exchanges: readonly Exchange[], o: ObserveOptions): Obse
       ordinal,
       ...(ex.operation ? { operation: ex.operation } : {}),
       status: r ? r.status : 'error',
-      ...(json === undefined ? {} : { members: membersOf(json) }),
+      ...(json === undefined ? {} : { members: Object.fromEntries(Object.entries(membersOf(json)).map(([path, type]) => [pathCase(path), type])) }),
       headers,
       durationMs: ex.durationMs,
     };

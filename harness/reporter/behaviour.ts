@@ -12,6 +12,27 @@ import { secretsFor } from '../targets.ts';
 import { ANNOTATION, type SeenReading } from '../verdicts.ts';
 import type { Observation } from '../diff/observation.ts';
 import { BEHAVIOUR_ATTACHMENT, RECORDING_SCHEMA_VERSION, writeRecording, type InterfaceRecording } from '../diff/recording.ts';
+import { loadSpec } from '../spec/load.ts';
+import type { Profile } from '../profile/types.ts';
+import type { InterfaceName } from '../../interfaces/registry.ts';
+
+/**
+ * The reading of every open point an embedded reference was started in: the profile's reference.readings, else the
+ * spec's first reading (the reference's default). What the behaviour diff names a difference by where both sides are
+ * references. A live target's readings are only those its checks saw.
+ */
+function configuredReadings(profile: Profile, name: InterfaceName): Record<string, string> | undefined {
+  const entry = profile.interfaces[name];
+  if (!entry || entry.baseUrl) return undefined;
+  const asked = (entry.reference as { readings?: Record<string, string> } | undefined)?.readings ?? {};
+  const out: Record<string, string> = {};
+  for (const p of loadSpec(name).notShown) {
+    const first = p.readings?.[0]?.id;
+    const reading = asked[p.id] ?? first;
+    if (reading) out[p.id] = reading;
+  }
+  return out;
+}
 
 export default class BehaviourReporter implements Reporter {
   private readonly byInterface = new Map<string, InterfaceRecording>();
@@ -37,6 +58,10 @@ export default class BehaviourReporter implements Reporter {
   onEnd(): void {
     if (!process.env[ENV.behaviour] || this.byInterface.size === 0) return;
     const profile = loadProfile();
+    for (const r of this.byInterface.values()) {
+      const configured = isInterfaceName(r.interface) ? configuredReadings(profile, r.interface) : undefined;
+      if (configured) r.configured = configured;
+    }
     const redact = (text: string) => [...this.byInterface.keys()].reduce((t, name) => (isInterfaceName(name) ? secretsFor(profile, name).redact(t) : t), text);
     writeRecording(reportsDir(), [...this.byInterface.values()], redact);
   }

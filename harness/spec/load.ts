@@ -74,6 +74,11 @@ export function buildSpec(name: string, text: string, file: string): LoadedSpec 
     requirements: [...written, ...genericRequirements(prefix, operations, schemes)],
     notShown: (doc['x-not-shown'] ?? []) as OpenPoint[],
     secretMembers: (doc['x-secret-members'] ?? []) as string[],
+    behaviourNoise: ((doc['x-behaviour-noise'] ?? []) as Array<{ member?: string; header?: string; requirement?: string; operation?: string; why?: string }>).map((n) => ({
+      key:
+        n.member !== undefined ? `member:${n.member}` : n.requirement !== undefined ? `requirement:${n.requirement}` : n.operation !== undefined ? `operation:${n.operation}` : `header:${String(n.header).toLowerCase()}`,
+      why: String(n.why ?? ''),
+    })),
     operations,
     securitySchemes: schemes,
   };

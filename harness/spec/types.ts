@@ -141,6 +141,11 @@ export interface LoadedSpec {
    * configuration document): wherever an answer or a request carries one, its value is redacted like a credential.
    */
   secretMembers: string[];
+  /**
+   * What varies legitimately from one answer to the next (`x-behaviour-noise`: a member path pattern or a header,
+   * each with why), as keys of the behaviour diff (`member:<pattern>`, `header:<name>`): never compared.
+   */
+  behaviourNoise: Array<{ key: string; why: string }>;
   operations: Operation[];
   securitySchemes: SecurityScheme[];
 }

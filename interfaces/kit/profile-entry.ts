@@ -20,9 +20,19 @@ export function profileEntry<R extends TSchema, C extends TSchema, S extends TSc
   return Type.Object(
     {
       baseUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://' })),
-      // Every reference takes the readings of open points it was asked for (mocks/readings.ts) beside its own options.
+      // Every reference takes the readings of open points it was asked for (mocks/readings.ts) beside its own options,
+      // and can start in its noisy variant (mocks/noise.ts), which the behaviour diff must measure as noise.
       reference: Type.Optional(
-        Type.Composite([parts.reference, Type.Object({ readings: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Z]+-NS-[A-Z0-9-]+$' }), Type.String({ minLength: 1 }))) })], { additionalProperties: false }),
+        Type.Composite(
+          [
+            parts.reference,
+            Type.Object({
+              readings: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Z]+-NS-[A-Z0-9-]+$' }), Type.String({ minLength: 1 }))),
+              noise: Type.Optional(Type.Boolean({ description: 'answer about half the JSON objects with an extra member "jitter" of a random type: a deployment that varies where no client should care' })),
+            }),
+          ],
+          { additionalProperties: false },
+        ),
       ),
       credentials: Type.Optional(parts.credentials),
       settings: withExtras(parts.settings),

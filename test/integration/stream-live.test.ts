@@ -95,7 +95,8 @@ describe('stream-proxy against a writable deployment: everything the run changed
     const child = runToKill(file, 'revisions|proxy users', journalDir);
     // Half way: once the property has changed a document (its revision moved), not before.
     const first = JSON.stringify(was);
-    for (let i = 0; i < 200 && JSON.stringify(await state(reference.url)) === first; i++) await sleep(50);
+    // Until then, however long a loaded machine takes to start the run (a fixed count of polls could run out first).
+    for (const until = Date.now() + 90_000; Date.now() < until && JSON.stringify(await state(reference.url)) === first; ) await sleep(50);
     await sleep(500);
     process.kill(-child.pid!, 'SIGKILL');
     await sleep(300);
@@ -124,7 +125,7 @@ describe('stream-proxy against a writable deployment: everything the run changed
     const file = profile('stream-bouquet-killed', proxy.url);
     const child = runToKill(file, 'saves a bouquet', dir);
     try {
-      for (let i = 0; i < 400 && !saved; i++) await sleep(50);
+      for (const until = Date.now() + 90_000; Date.now() < until && !saved; ) await sleep(50);
       assert.ok(saved, 'the run saved a bouquet');
       await sleep(200);
       process.kill(-child.pid!, 'SIGKILL');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROOT, scriptArgs } from '../../harness/paths.ts';
-import { freshDir } from './helpers.ts';
+import { freshDir } from '../integration/helpers.ts';
 
 const HEARTBEAT_MS = 2000;
 

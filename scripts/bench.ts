@@ -84,6 +84,18 @@ if (!values['skip-run']) {
   }
 }
 
+// 1a'. Issue 25's goal: a behaviour diff of two references (the baseline run twice for its noise: three runs, side by
+// side) takes at most 2.2 times the single run measured just before.
+if (!values['skip-run']) {
+  const single = performance.now();
+  await conformance(['--seed', '1', '--quiet'], path.join(ROOT, 'reports', 'bench-run'));
+  const one = (performance.now() - single) / 1000;
+  const t0 = performance.now();
+  const code = await conformance(['--seed', '1', '--quiet', '--compare', path.join(ROOT, 'targets', 'reference.yaml')], path.join(ROOT, 'reports', 'bench-compare'));
+  const two = (performance.now() - t0) / 1000;
+  console.log(`behaviour diff of two references (--compare targets/reference.yaml, seed 1; the baseline twice): ${two.toFixed(1)} s wall against ${one.toFixed(1)} s for the single run just before; ratio ${(two / one).toFixed(2)} (goal <= 2.2), exit ${code}`);
+}
+
 // 1a. Issue 22's goal: two shards of one run, cut by planned time (harness/shard-weights.ts), take wall times within a
 // factor of 1.5 of each other (cut by test count, one took 7.8 s and the other 24.3 s). Run one after the other, so
 // that each has the machine to itself as in CI.

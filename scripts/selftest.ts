@@ -30,6 +30,7 @@ import { firstOtherReadings, readingsLeavingLittle } from '../harness/readings.t
 import { faultsMeetingOpenPoints, readingLanes, tagsOf } from './selftest-readings.ts';
 import { deployTemplate, type TemplateDeployment } from './selftest-template.ts';
 import { BatchSlot } from './selftest-batches.ts';
+import { readingsDiffProblem } from './selftest-diff.ts';
 
 const { values } = parseArgs({
   options: {
@@ -125,7 +126,9 @@ const mustProve = claimed.filter((p) => !advisories.has(p.requirement));
 const runs: Run[] = [];
 for (const { file, doc } of referenceProfiles) {
   if (values.interface && !doc.interfaces?.[values.interface]) continue;
-  runs.push({ name: `valid ${file}`, args: ['--target', path.join('targets', file), '--strict', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
+  // reference.yaml records its behaviour, for the diff against the other readings below.
+  const record = file === 'reference.yaml' ? ['--record-behaviour'] : [];
+  runs.push({ name: `valid ${file}`, args: ['--target', path.join('targets', file), '--strict', ...record, ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
 }
 // A sharded run, merged, must give the verdicts of the unsplit run with the same seed (the valid reference.yaml run),
 // for the interfaces it shards: those whose identities each shard takes apart (chat's client addresses, usage-events'
@@ -148,7 +151,7 @@ const OTHER_READINGS = 'valid reference.yaml in other readings';
 // its default here, and that reading runs in a lane with the later ones.
 const leavingLittle = covered.flatMap((d) => readingsLeavingLittle(CATALOGUES, d.name).map((r) => r.point));
 const otherReadings = leavingLittle.length ? covered.flatMap((d) => firstOtherReadings(CATALOGUES, d.name)).filter((r) => !leavingLittle.includes(r.point)).map((r) => `${r.point}=${r.reading}`).join(',') : 'other';
-runs.push({ name: OTHER_READINGS, long: true, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', otherReadings, '--strict', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
+runs.push({ name: OTHER_READINGS, long: true, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', otherReadings, '--strict', '--record-behaviour', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
 // The same deployments with a profile that does not state what their testers would: never a failure (a default the
 // harness guessed is not the target's fault), at most untested.
 runs.push({ name: `${OTHER_READINGS}, unstated`, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--unstated', '--strict', '--depth', 'quick', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeUnstated(code, s) }) });
@@ -439,6 +442,16 @@ if (checkAdvisories) {
   console.log(`${advisoriesProblem ? 'FAIL' : 'ok  '} each of the ${claimedAdvisories.length} advisories the suites claim is shown flagged by a valid configuration or reading${advisoriesProblem ? `\n     ${advisoriesProblem}` : ''}`);
 }
 
+// The behaviour diff of the default and the other readings: exactly the flipped open points (scripts/selftest-diff.ts).
+let diffProblem: string | undefined;
+const defaultRun = results.find((r) => r.run.name === 'valid reference.yaml');
+const checkDiff = Boolean(otherReadingsRun && defaultRun);
+if (checkDiff) {
+  const d = readingsDiffProblem(dirOf(defaultRun!.run), dirOf(otherReadingsRun!.run), covered.map((x) => x.name as InterfaceName));
+  diffProblem = d.problem;
+  console.log(`${diffProblem ? 'FAIL' : 'ok  '} ${d.line || 'the behaviour diff of reference.yaml and its other readings'}${diffProblem ? `\n     ${diffProblem}` : ''}`);
+}
+
 let shardProblem: string | undefined;
 const unsplit = results.find((r) => r.run.name === 'valid reference.yaml' && !r.problem);
 const checkShards = Boolean(unsplit) && shardRuns.every((r) => results.some((x) => x.run === r));
@@ -526,6 +539,7 @@ const extra = [
   { ran: checkShards, problem: shardProblem },
   { ran: checkAdvisories, problem: advisoriesProblem },
   { ran: Boolean(otherReadingsRun), problem: readingsProblem },
+  { ran: checkDiff, problem: diffProblem },
   { ran: Boolean(sample && !values['no-browser']), problem: browserProblem },
   { ran: true, problem: leaks.length ? 'leak' : undefined },
 ].filter((c) => c.ran);

@@ -93,7 +93,7 @@ export function behaviourDiff(o: DiffInputs): DiffReport {
     candidate: { folder: o.candidate, ...(mine.profile ? { profile: mine.profile } : {}), ...(mine.seed === undefined ? {} : { seed: mine.seed }) },
     baseline: { folder: path.resolve(o.baseline.folder), kind: o.baseline.kind, ...(theirs.profile ? { profile: theirs.profile } : {}), ...(theirs.seed === undefined ? {} : { seed: theirs.seed }) },
     ...(o.noiseFrom ? { noiseFrom: { folder: path.resolve(o.noiseFrom.folder), kind: o.noiseFrom.kind } } : {}),
-    cases: { compared: Math.max(mine.observations.length, theirs.observations.length) - unpaired, differing: new Set(differences.map(caseKey)).size, ...(otherSeed ? { unpaired } : {}) },
+    cases: { compared: new Set([...mine.observations, ...theirs.observations].map(caseKey)).size - unpaired, differing: new Set(differences.map(caseKey)).size, ...(otherSeed ? { unpaired } : {}) },
     differences: rows,
     noise: {
       declared: [...o.specs].flatMap(([name, s]) => s.noise.map((n) => ({ interface: name, key: n.key, why: n.why }))),

@@ -36,6 +36,12 @@ function configuredReadings(profile: Profile, name: InterfaceName): Record<strin
 
 export default class BehaviourReporter implements Reporter {
   private readonly byInterface = new Map<string, InterfaceRecording>();
+  private profileOnce?: Profile;
+
+  /** The run's profile, loaded once (a run that records nothing never loads it here). */
+  private get profile(): Profile {
+    return (this.profileOnce ??= loadProfile());
+  }
 
   printsToStdio(): boolean {
     return false;
@@ -57,7 +63,7 @@ export default class BehaviourReporter implements Reporter {
 
   onEnd(): void {
     if (!process.env[ENV.behaviour] || this.byInterface.size === 0) return;
-    const profile = loadProfile();
+    const profile = this.profile;
     for (const r of this.byInterface.values()) {
       const configured = isInterfaceName(r.interface) ? configuredReadings(profile, r.interface) : undefined;
       if (configured) r.configured = configured;
@@ -69,7 +75,7 @@ export default class BehaviourReporter implements Reporter {
   private recordingOf(interfaceName: string): InterfaceRecording {
     let r = this.byInterface.get(interfaceName);
     if (!r) {
-      r = { schemaVersion: RECORDING_SCHEMA_VERSION, interface: interfaceName, seed: Number(process.env[ENV.seed]), profile: loadProfile().name, observations: [], readings: [] };
+      r = { schemaVersion: RECORDING_SCHEMA_VERSION, interface: interfaceName, seed: Number(process.env[ENV.seed]), profile: this.profile.name, observations: [], readings: [] };
       this.byInterface.set(interfaceName, r);
     }
     return r;

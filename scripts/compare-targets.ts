@@ -30,18 +30,19 @@ import type { RunSummary } from '../harness/reporter/summary.ts';
 
 export interface CompareOptions {
   candidateArgv: string[];
-  /** Options that make the cases (interfaces, depth, grep, checks, workers), given to every side. */
-  caseArgv: string[];
-  baselineProfile: string;
-  secondaryProfile?: string;
-  baseline: Profile;
+  /** The noise side's command line, but for its --out and --seed: the baseline again, a second baseline, or the candidate's target again (against a recording). */
+  noiseArgv: string[];
+  noiseName: 'baseline-again' | 'secondary' | 'candidate-again';
+  /** The baseline's command line, but for its --out and --seed; none against a recording. */
+  baselineArgv?: string[];
+  /** Whether the noise side must wait for the side whose deployment it shares (a live target). */
+  noiseAfter: boolean;
   seed: string;
   runDir: string;
-  quiet: boolean;
 }
 
 export interface SideRun {
-  name: 'candidate' | 'baseline' | 'baseline-again' | 'secondary';
+  name: 'candidate' | 'baseline' | 'baseline-again' | 'secondary' | 'candidate-again';
   folder: string;
   code: number;
   /** The run's last line (its verdict), or what went wrong. */
@@ -51,20 +52,19 @@ export interface SideRun {
 
 export const COMPARE_DIR = 'compare';
 
-/** Runs every side; gives each side's outcome (the candidate first). */
-export async function runSides(o: CompareOptions): Promise<SideRun[]> {
+/** Runs every side; gives each side's outcome: the candidate, the noise side, and the baseline where there is one. */
+export async function runSides(o: CompareOptions): Promise<{ candidate: SideRun; noise: SideRun; baseline?: SideRun }> {
   const dir = (name: string) => path.join(o.runDir, COMPARE_DIR, name);
-  const common = [...o.caseArgv, '--seed', o.seed, '--record-behaviour'];
+  const tail = (name: string) => ['--seed', o.seed, '--record-behaviour', '--out', dir(name), '--quiet'];
   const candidate = side('candidate', o.runDir, [...o.candidateArgv, '--seed', o.seed, '--out', o.runDir, '--record-behaviour'], true);
-  const baseline = side('baseline', dir('baseline'), ['--target', o.baselineProfile, ...common, '--out', dir('baseline'), '--quiet'], false);
-  let noise: Promise<SideRun>;
-  if (o.secondaryProfile) noise = side('secondary', dir('secondary'), ['--target', o.secondaryProfile, ...common, '--out', dir('secondary'), '--quiet'], false);
-  else {
-    const again = () => side('baseline-again', dir('baseline-again'), ['--target', o.baselineProfile, ...common, '--out', dir('baseline-again'), '--quiet'], false);
-    const live = Object.values(o.baseline.interfaces).some((entry) => entry?.baseUrl);
-    noise = live ? baseline.then(again) : again();
-  }
-  return Promise.all([candidate, baseline, noise]);
+  const baseline = o.baselineArgv ? side('baseline', dir('baseline'), [...o.baselineArgv, ...tail('baseline')], false) : undefined;
+  const again = () => side(o.noiseName, dir(o.noiseName), [...o.noiseArgv, ...tail(o.noiseName)], false);
+  // A live deployment is asked its second time after its first run ended: two runs at once would share its rate
+  // limits and its state. Each embedded reference is one of its own, so those run side by side.
+  const shared = o.noiseName === 'candidate-again' ? candidate : baseline;
+  const noise = o.noiseAfter && shared ? shared.then(again) : again();
+  const [c, n, b] = await Promise.all([candidate, noise, baseline]);
+  return { candidate: c, noise: n, ...(b ? { baseline: b } : {}) };
 }
 
 /** One side: a conformance run in a child process; its console shown (the candidate) or kept to its last lines. */
@@ -133,39 +133,71 @@ export function withDiffGate(conformanceCode: number, gateFailed: string | undef
 
 type Token = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
 
-/** The command line without these options (their values too), as it was written. */
-function without(argv: readonly string[], tokens: readonly Token[], names: readonly string[]): string[] {
-  const drop = new Set<number>();
+/** The indices of these options' tokens (their values too) in the command line. */
+function indicesOf(tokens: readonly Token[], names: readonly string[]): Set<number> {
+  const out = new Set<number>();
   for (const t of tokens) {
     if (t.kind !== 'option' || !names.includes(t.name)) continue;
-    drop.add(t.index);
-    if (t.value !== undefined && !t.inlineValue) drop.add(t.index + 1);
+    out.add(t.index);
+    if (t.value !== undefined && !t.inlineValue) out.add(t.index + 1);
   }
+  return out;
+}
+
+/** The command line with only these options, as it was written. */
+function only(argv: readonly string[], tokens: readonly Token[], names: readonly string[]): string[] {
+  const keep = indicesOf(tokens, names);
+  return argv.filter((_, i) => keep.has(i));
+}
+
+/** The command line without these options (their values too), as it was written. */
+function without(argv: readonly string[], tokens: readonly Token[], names: readonly string[]): string[] {
+  const drop = indicesOf(tokens, names);
   return argv.filter((_, i) => !drop.has(i));
 }
 
 export interface CompareCommand {
   argv: string[];
   tokens: readonly Token[];
-  args: { compare?: string; 'compare-secondary'?: string; seed?: string; out?: string; interfaces?: string; depth?: string; grep?: string; checks?: string; workers?: string; quiet?: boolean };
+  args: { compare?: string; 'compare-secondary'?: string; 'compare-recording'?: string; seed?: string; out?: string; interfaces?: string; depth?: string; grep?: string; checks?: string; workers?: string };
   profile: Profile;
   scope: readonly InterfaceName[];
   gate?: DiffGateOptions;
   cannotRun: (reason: string) => never;
 }
 
-/** --compare: both sides run, then the diff; gives the command's exit code. */
+const live = (p: Profile, scope: readonly InterfaceName[]) => scope.some((name) => Boolean(p.interfaces[name]?.baseUrl));
+
+/**
+ * --compare, --compare-recording: the sides run (the candidate, the baseline, and the side that measures the noise),
+ * then the diff; gives the command's exit code. Against a recording, the noise is what this run's target varies
+ * between two runs of its own: the recording cannot be asked again.
+ */
 export async function compareWithBaseline(c: CompareCommand): Promise<number> {
   const { args, cannotRun } = c;
-  const baselineFile = path.resolve(args.compare!);
-  const secondaryFile = args['compare-secondary'] ? path.resolve(args['compare-secondary']) : undefined;
-  const baseline = loaded(baselineFile, '--compare', cannotRun);
-  if (secondaryFile) loaded(secondaryFile, '--compare-secondary', cannotRun);
-  const theirs = interfacesInScope(baseline, args.interfaces);
-  const shared = c.scope.filter((name) => theirs.includes(name));
-  if (shared.length === 0) cannotRun(`--compare ${args.compare}: the baseline profile ${baseline.name} has none of this run's interfaces (${c.scope.join(', ')})`);
-  const missing = missingCredentials(baseline, shared);
-  if (missing.length) cannotRun(`--compare ${args.compare}: ${missing.join('; ')}`);
+  const recording = args['compare-recording'];
+  let shared: readonly InterfaceName[] = c.scope;
+  let baselineArgv: string[] | undefined;
+  let baselineName = recording ? `the recording ${recording}` : '';
+  let noiseName: CompareOptions['noiseName'] = 'candidate-again';
+  let noiseProfile: string | undefined;
+  let noiseAfter = live(c.profile, c.scope);
+  if (!recording) {
+    const baselineFile = path.resolve(args.compare!);
+    const secondaryFile = args['compare-secondary'] ? path.resolve(args['compare-secondary']) : undefined;
+    const baseline = loaded(baselineFile, '--compare', cannotRun);
+    if (secondaryFile) loaded(secondaryFile, '--compare-secondary', cannotRun);
+    const theirs = interfacesInScope(baseline, args.interfaces);
+    shared = c.scope.filter((name) => theirs.includes(name));
+    if (shared.length === 0) cannotRun(`--compare ${args.compare}: the baseline profile ${baseline.name} has none of this run's interfaces (${c.scope.join(', ')})`);
+    const missing = missingCredentials(baseline, [...shared]);
+    if (missing.length) cannotRun(`--compare ${args.compare}: ${missing.join('; ')}`);
+    baselineArgv = ['--target', baselineFile];
+    baselineName = baseline.name;
+    noiseName = secondaryFile ? 'secondary' : 'baseline-again';
+    noiseProfile = secondaryFile ?? baselineFile;
+    noiseAfter = !secondaryFile && live(baseline, shared);
+  }
   const seed = args.seed ?? String(randomInt(1, 2 ** 31 - 1));
   const explicit = args.out ?? process.env[ENV.reportDir];
   const runDir = explicit ? path.resolve(explicit) : freshRunDir(randomUUID());
@@ -174,26 +206,29 @@ export async function compareWithBaseline(c: CompareCommand): Promise<number> {
     ...(interfaces ? ['--interfaces', interfaces] : []),
     ...(['depth', 'grep', 'checks', 'workers'] as const).flatMap((k) => (args[k] !== undefined ? [`--${k}`, args[k]!] : [])),
   ];
-  const candidateArgv = [...without(c.argv, c.tokens, ['compare', 'compare-secondary', 'fail-on-diff', 'seed', 'out', 'record-behaviour', 'interfaces']), ...(interfaces ? ['--interfaces', interfaces] : [])];
-  console.log(`conformance: comparing ${c.profile.name} (candidate) with ${baseline.name} (baseline${secondaryFile ? ', noise against the second baseline' : ', run twice for its noise'}) at seed ${seed}`);
-  const sides = await runSides({ candidateArgv, caseArgv, baselineProfile: baselineFile, ...(secondaryFile ? { secondaryProfile: secondaryFile } : {}), baseline, seed, runDir, quiet: Boolean(args.quiet) });
+  const candidateArgv = [...without(c.argv, c.tokens, ['compare', 'compare-secondary', 'compare-recording', 'fail-on-diff', 'seed', 'out', 'record-behaviour', 'interfaces']), ...(interfaces ? ['--interfaces', interfaces] : [])];
+  // The candidate's target again: the same profile, faults and readings, none of the after-run steps (a history, a record).
+  const noiseArgv = noiseProfile ? ['--target', noiseProfile, ...caseArgv] : [...only(c.argv, c.tokens, ['target', 'fault', 'readings', 'unstated']), ...caseArgv];
+  const measuring = noiseName === 'secondary' ? 'noise against the second baseline' : noiseName === 'baseline-again' ? 'run twice for its noise' : 'this target run twice for the noise';
+  console.log(`conformance: comparing ${c.profile.name} (candidate) with ${baselineName} (baseline; ${measuring}) at seed ${seed}`);
+  const sides = await runSides({ candidateArgv, noiseArgv, noiseName, ...(baselineArgv ? { baselineArgv: [...baselineArgv, ...caseArgv] } : {}), noiseAfter, seed, runDir });
   if (!explicit) linkLatest(runDir);
-  for (const s of sides.slice(1)) console.log(`conformance: ${s.name} (${path.relative(process.cwd(), s.folder)}): ${s.last.replace(/^conformance: /, '')}`);
-  const [candidate, base, noise] = sides as [SideRun, SideRun, SideRun];
-  const unrecorded = sides.filter((s) => !readRecording(s.folder));
+  for (const s of [sides.baseline, sides.noise]) if (s) console.log(`conformance: ${s.name} (${path.relative(process.cwd(), s.folder)}): ${s.last.replace(/^conformance: /, '')}`);
+  const ran = [sides.candidate, sides.noise, ...(sides.baseline ? [sides.baseline] : [])];
+  const unrecorded = ran.filter((s) => !readRecording(s.folder));
   if (unrecorded.length) {
     console.log(`conformance: behaviour diff: cannot compare: ${unrecorded.map((s) => `the ${s.name} run ended (exit ${s.code}) without a recording`).join('; ')}`);
-    return c.gate && candidate.code === 0 ? 2 : candidate.code;
+    return c.gate && sides.candidate.code === 0 ? 2 : sides.candidate.code;
   }
   const report = behaviourDiff({
     candidate: runDir,
-    baseline: { folder: base.folder, kind: 'target' },
-    noiseFrom: { folder: noise.folder, kind: noise.name === 'secondary' ? 'secondary' : 'baseline-again' },
+    baseline: { folder: sides.baseline?.folder ?? recording!, kind: recording ? 'recording' : 'target' },
+    noiseFrom: { folder: sides.noise.folder, kind: noiseName },
     specs: specsForDiff(shared),
     ...(c.gate ? { gate: c.gate } : {}),
   });
   console.log(diffLine(report));
-  return withDiffGate(candidate.code, report.gate?.failed ? report.gate.reason : undefined);
+  return withDiffGate(sides.candidate.code, report.gate?.failed ? report.gate.reason : undefined);
 }
 
 function loaded(file: string, option: string, cannotRun: (reason: string) => never): Profile {

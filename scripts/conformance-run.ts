@@ -27,9 +27,8 @@ import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
 import { credentialVariables, interfacesInScope, missingCredentials, mountedUrl, secretsFor } from '../harness/targets.ts';
 import { PROBE_BLOCK, freshAddress } from '../harness/identity.ts';
 import { checksListing, selectedChecks } from '../harness/generic/checks.ts';
-import { behaviourDiff, diffLine } from '../harness/diff/diff-run.ts';
 import { readRecording } from '../harness/diff/recording.ts';
-import { compareWithBaseline, diffGateOptions, specsForDiff, withDiffGate } from './compare-targets.ts';
+import { compareWithBaseline, diffGateOptions } from './compare-targets.ts';
 
 const HELP = `npm run conformance -- [options]
 
@@ -70,7 +69,8 @@ ${AFTER_RUN_HELP}
                          to this run's target only
   --compare-secondary FILE  measure the noise against this second baseline deployment instead of a second run
   --compare-recording DIR  compare this run's behaviour with the recording in DIR (an earlier report folder of a run with
-                         --record-behaviour), case by case at the same seed, as --compare does
+                         --record-behaviour), case by case, as --compare does; this run's target runs twice, for the
+                         noise (a recording cannot be asked again)
   --fail-on-diff LIST    with --compare or --compare-recording: a difference fails the run (exit 1, a reason of its
                          own): all, or open point ids, operations ("GET /v2/status") and interfaces, comma-separated;
                          the waivers file's differences: entries waive them. Without it a difference never changes the
@@ -166,7 +166,7 @@ async function run(argv: string[]): Promise<number> {
   if (args.compare && args['compare-recording']) cannotRun('--compare and --compare-recording: give one baseline');
   if (args['compare-secondary'] && !args.compare) cannotRun('--compare-secondary goes with --compare (the second baseline deployment)');
   if (args['fail-on-diff'] !== undefined && !args.compare && !args['compare-recording']) cannotRun('--fail-on-diff goes with --compare or --compare-recording');
-  if (args.compare && (args.shard || args.replay)) cannotRun(`--compare runs the whole of each side: it does not go with ${args.shard ? '--shard' : '--replay'}`);
+  if ((args.compare || args['compare-recording']) && (args.shard || args.replay)) cannotRun(`${args.compare ? '--compare' : '--compare-recording'} runs the whole of each side: it does not go with ${args.shard ? '--shard' : '--replay'}`);
   let profile: Profile;
   try {
     const ask = args.readings?.length ? parseReadings(CATALOGUES, args.readings) : undefined;
@@ -238,8 +238,8 @@ async function run(argv: string[]): Promise<number> {
   const missing = missingCredentials(profile, scope);
   if (missing.length) cannotRun(missing.join('; '));
   const diffGate = args['fail-on-diff'] !== undefined ? diffGateOptions(args['fail-on-diff'], args.waivers, scope, profile.name, cannotRun) : undefined;
-  if (args.compare) {
-    return compareWithBaseline({ argv, tokens: parsed.tokens ?? [], args, profile, scope, gate: diffGate, cannotRun });
+  if (args.compare || args['compare-recording']) {
+    return compareWithBaseline({ argv, tokens: parsed.tokens ?? [], args, profile, scope, ...(diffGate ? { gate: diffGate } : {}), cannotRun });
   }
   const afterRun = await prepareAfterRun(args, profile, profileFile, cannotRun);
   if (afterRun.setAside.length) env[ENV.setAside] = afterRun.setAside.join(',');
@@ -271,14 +271,8 @@ async function run(argv: string[]): Promise<number> {
   }
   summary = finishRun(runDir, summary, afterRun);
   for (const block of failureBlocks(summary)) console.log(block);
-  let gateFailed: string | undefined;
-  if (args['compare-recording']) {
-    const report = behaviourDiff({ candidate: runDir, baseline: { folder: args['compare-recording'], kind: 'recording' }, specs: specsForDiff(scope), ...(diffGate ? { gate: diffGate } : {}) });
-    console.log(diffLine(report));
-    if (report.gate?.failed) gateFailed = report.gate.reason;
-  }
   console.log(finalLine(summary, runDir));
-  return withDiffGate(summary.exitCode, gateFailed);
+  return summary.exitCode;
 
   /**
    * A shard's weights: the test counts that give each shard an equal share of the planned work (harness/shard-weights.ts),

@@ -45,6 +45,8 @@ export interface CompareOptions {
   /** Per operation (given one of its cases), how far its median duration may move before it is a timing difference (measured in the run); none: not compared. */
   timingToleranceMs?: (o: Observation) => number | undefined;
   attribute?: Attribute;
+  /** The two sides ran at different seeds: compare the classes of cases that do not depend on the seed (pairClasses). */
+  acrossSeeds?: boolean;
 }
 
 /** A case's name on both sides: its interface, test, label and ordinal (an observation or a difference carries them). */
@@ -94,6 +96,33 @@ export function differingKeys(a: Observation, b: Observation, ignored: (key: str
     const hb = b.headers[name];
     if (ha === hb || ignored(`header:${name}`)) continue;
     out.set(`header:${name}`, `${name}: ${ha === undefined ? 'absent' : ha === true ? 'present' : ha} against ${hb === undefined ? 'absent' : hb === true ? 'present' : hb}`);
+  }
+  return out;
+}
+
+/**
+ * At two different seeds the generated cases differ, so a case's ordinal names different requests on each side. What
+ * can be compared is a class of cases (one test, one label) that does not depend on what was generated: one that
+ * answered alike every time it was made, at least twice, on each side. Each such class gives one pair (its first case
+ * on each side); a class that varied within a side, or was made once, or by one side only, is the seed's.
+ */
+export function pairClasses(a: readonly Observation[], b: readonly Observation[], o: CompareOptions): Array<[Observation, Observation]> {
+  const classes = (side: readonly Observation[]) => {
+    const out = new Map<string, Observation[]>();
+    for (const x of side) {
+      const key = `${x.interfaceName}\u0000${x.test}\u0000${x.label}`;
+      out.set(key, [...(out.get(key) ?? []), x]);
+    }
+    return out;
+  };
+  const uniform = (xs: Observation[]) =>
+    xs.length >= 2 && xs.every((x) => [...differingKeys(xs[0]!, x, o.declared?.(x.interfaceName))].filter(([key]) => !isMeasuredNoise(o.measured, x, key)).length === 0);
+  const ca = classes(a);
+  const cb = classes(b);
+  const out: Array<[Observation, Observation]> = [];
+  for (const [key, xs] of ca) {
+    const ys = cb.get(key);
+    if (ys && uniform(xs) && uniform(ys)) out.push([xs[0]!, ys[0]!]);
   }
   return out;
 }
@@ -195,7 +224,7 @@ const declaredRacy = (declared: CompareOptions['declared'], o: Observation) => {
 export function compare(baseline: readonly Observation[], candidate: readonly Observation[], o: CompareOptions = {}): Difference[] {
   const out: Difference[] = [];
   const durations = new Map<string, { a: number[]; b: number[]; first: Observation; at: Omit<Difference, 'kind' | 'detail'> }>();
-  for (const [x, y] of pair(baseline, candidate)) {
+  for (const [x, y] of o.acrossSeeds ? pairClasses(baseline, candidate, o) : pair(baseline, candidate)) {
     const base = x ?? y!;
     // In a check that varies with the clock, only the cases both sides answered alike are compared (the shape of a
     // 429, its headers): which case was limited, and how many were sent, is the clock's.

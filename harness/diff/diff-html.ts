@@ -11,10 +11,10 @@ export function renderDiffSection(r: DiffReport): string {
     ? `<p class="verdict ${r.gate.failed ? 'failed' : 'passed'}" data-testid="diff-gate">--fail-on-diff ${esc(r.gate.failOnDiff.join(','))}: ${esc(r.gate.reason)}</p>`
     : '<p>A difference is not a conformance verdict: without --fail-on-diff it never changes the exit code.</p>';
   const noise = r.noise.measured.length
-    ? `<h3>Measured noise: what the baseline varied on its own (${r.noiseFrom ? esc(r.noiseFrom.kind) : 'from the recording'})</h3><table><tr><th>interface</th><th>key</th><th>rate</th></tr>${r.noise.measured
+    ? `<h3>Measured noise: what varied between two runs of one deployment (${r.noiseFrom ? esc(r.noiseFrom.kind) : ''})</h3><table><tr><th>interface</th><th>key</th><th>rate</th></tr>${r.noise.measured
         .map((n) => `<tr><td>${esc(n.interface)}</td><td><code>${esc(n.key)}</code></td><td>${n.differed} of ${n.compared} (${(n.rate * 100).toFixed(1)}%)</td></tr>`)
         .join('')}</table>`
-    : `<p>Measured noise: ${r.noiseFrom ? 'none' : 'not measured (no second baseline run)'}.</p>`;
+    : `<p>Measured noise: ${r.noiseFrom ? 'none' : 'not measured (no second run)'}.</p>`;
   const declared = r.noise.declared.length ? `<details><summary>Declared noise (x-behaviour-noise), never compared (${r.noise.declared.length})</summary><ul>${r.noise.declared.map((d) => `<li>${esc(d.interface)} <code>${esc(d.key)}</code>: ${esc(d.why)}</li>`).join('')}</ul></details>` : '';
   return `<section class="behaviour-diff"><h2>Behaviour diff</h2>
 <p>Against the baseline <code>${esc(r.baseline.folder)}</code> (${esc(r.baseline.kind)}${r.baseline.seed === undefined ? '' : `, seed ${r.baseline.seed}`}): ${r.cases.differing} of ${r.cases.compared} cases differ.</p>

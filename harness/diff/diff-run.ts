@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OpenPoint } from '../spec/types.ts';
 import { attributeBySpec } from './attribute.ts';
-import { caseKey, compare, measureNoise, noiseMatcher, operationOf, summarise, type Difference, type DiffSummaryRow, type NoisyKeys } from './compare.ts';
+import { caseKey, compare, measureNoise, noiseMatcher, operationOf, pairClasses, summarise, type CompareOptions, type Difference, type DiffSummaryRow, type NoisyKeys } from './compare.ts';
 import { DIFF_SCHEMA_VERSION, type DiffGate, type DiffReport, type DiffRow, type DifferenceWaiver, type NoiseRow } from './diff-types.ts';
 import { renderDiffSection } from './diff-html.ts';
 import type { Observation } from './observation.ts';
@@ -36,17 +36,22 @@ export interface DiffGateOptions {
 export interface DiffInputs {
   candidate: string;
   baseline: { folder: string; kind: 'target' | 'recording' };
-  /** The baseline's second run, or a second baseline deployment's: what differs between them is noise. */
-  noiseFrom?: { folder: string; kind: 'baseline-again' | 'secondary' };
+  /**
+   * The baseline's second run, or a second baseline deployment's: what differs between it and the baseline is noise.
+   * Against a recording, which cannot be asked again, the candidate's target run a second time: what differs between
+   * it and the candidate.
+   */
+  noiseFrom?: { folder: string; kind: 'baseline-again' | 'secondary' | 'candidate-again' };
   specs: ReadonlyMap<string, SpecForDiff>;
   gate?: DiffGateOptions;
 }
 
 /**
- * How far an operation's median duration may move: three times what it moved between the baseline's own two runs,
- * and at least half its median and 250 ms (runs side by side on a shared machine answer slower by that much).
+ * How far an operation's median duration may move: three times what it moved between the two runs of one deployment,
+ * and at least its median and a second (runs side by side on a shared, loaded machine answer that much slower: a
+ * deployment that became slower by more is what this dimension is for).
  */
-const toleranceOf = (t: { medianMs: number; movedMs: number }) => Math.max(250, Math.ceil(3 * t.movedMs), Math.ceil(t.medianMs / 2));
+const toleranceOf = (t: { medianMs: number; movedMs: number }) => Math.max(1000, Math.ceil(3 * t.movedMs), Math.ceil(t.medianMs));
 
 /** Compares the candidate's recording with the baseline's; writes diff.json and the report's section, and returns it. */
 export function behaviourDiff(o: DiffInputs): DiffReport {
@@ -63,37 +68,33 @@ export function behaviourDiff(o: DiffInputs): DiffReport {
   if (o.noiseFrom) {
     const again = readRecording(o.noiseFrom.folder);
     if (!again) throw new Error(`${o.noiseFrom.folder} holds no behaviour recording: the noise could not be measured`);
-    const m = measureNoise(theirs.observations, again.observations, declaredOf);
+    const m = measureNoise(o.noiseFrom.kind === 'candidate-again' ? mine.observations : theirs.observations, again.observations, declaredOf);
     measured = m.entries.map((e) => ({ interface: e.interfaceName, key: e.key, differed: e.differed, compared: e.compared, rate: e.compared ? Number((e.differed / e.compared).toFixed(4)) : 0 }));
     noisy = m.noisy;
     tolerance = new Map([...m.timing].map(([op, t]) => [op, toleranceOf(t)]));
-  } else {
-    // A recording made by a comparison carries the noise its baseline showed: kept for the comparisons made with it.
-    const earlier = earlierNoise(o.baseline.folder);
-    if (earlier.length) {
-      measured = earlier;
-      noisy = { members: new Set(earlier.filter((e) => e.key !== 'status').map((e) => `${e.interface}\u0000${e.key}`)), statuses: new Set() };
-    }
   }
 
-  const compared = compare(theirs.observations, mine.observations, {
+  // At another seed the generated cases differ: only the classes of cases that do not depend on the seed are compared.
+  const otherSeed = mine.seed !== undefined && theirs.seed !== undefined && mine.seed !== theirs.seed;
+  const options: CompareOptions = {
+    acrossSeeds: otherSeed,
     declared: declaredOf,
     ...(noisy ? { measured: noisy } : {}),
-    ...(tolerance ? { timingToleranceMs: (x: Observation) => tolerance.get(operationOf(x)) } : {}),
+    // Timing is compared per operation over the same cases: not across seeds.
+    ...(tolerance && !otherSeed ? { timingToleranceMs: (x: Observation) => tolerance.get(operationOf(x)) } : {}),
     attribute: attributeBySpec(new Map([...o.specs].map(([name, s]) => [name, s.openPoints])), { a: { seen: theirs.readings, configured: theirs.configured }, b: { seen: mine.readings, configured: mine.configured } }),
-  });
-  // At another seed the generated cases differ: a case only one seed made is not a difference (both sides are paired
-  // by their test, label and ordinal, which the normalisation of labels keeps alike where the cases are alike).
-  const otherSeed = mine.seed !== undefined && theirs.seed !== undefined && mine.seed !== theirs.seed;
-  const differences = otherSeed ? compared.filter((d) => d.kind !== 'only-one-side') : compared;
-  const unpaired = compared.length - differences.length;
+  };
+  const differences = compare(theirs.observations, mine.observations, options);
+  const comparableClasses = otherSeed ? pairClasses(theirs.observations, mine.observations, options).length : 0;
   const rows = summarise(differences).map(toRow);
   const report: DiffReport = {
     schemaVersion: DIFF_SCHEMA_VERSION,
     candidate: { folder: o.candidate, ...(mine.profile ? { profile: mine.profile } : {}), ...(mine.seed === undefined ? {} : { seed: mine.seed }) },
     baseline: { folder: path.resolve(o.baseline.folder), kind: o.baseline.kind, ...(theirs.profile ? { profile: theirs.profile } : {}), ...(theirs.seed === undefined ? {} : { seed: theirs.seed }) },
     ...(o.noiseFrom ? { noiseFrom: { folder: path.resolve(o.noiseFrom.folder), kind: o.noiseFrom.kind } } : {}),
-    cases: { compared: new Set([...mine.observations, ...theirs.observations].map(caseKey)).size - unpaired, differing: new Set(differences.map(caseKey)).size, ...(otherSeed ? { unpaired } : {}) },
+    cases: otherSeed
+      ? { compared: comparableClasses, differing: new Set(differences.map(caseKey)).size, unpaired: new Set([...mine.observations, ...theirs.observations].map(caseKey)).size - comparableClasses }
+      : { compared: new Set([...mine.observations, ...theirs.observations].map(caseKey)).size, differing: new Set(differences.map(caseKey)).size },
     differences: rows,
     noise: {
       declared: [...o.specs].flatMap(([name, s]) => s.noise.map((n) => ({ interface: name, key: n.key, why: n.why }))),
@@ -126,17 +127,6 @@ function toRow(r: DiffSummaryRow): DiffRow {
       ...(d.candidate ? { candidate: observation(d.candidate)! } : {}),
     })),
   };
-}
-
-/** The measured noise of the diff.json beside a recording, if that run measured any. */
-function earlierNoise(folder: string): NoiseRow[] {
-  const file = path.join(path.basename(folder) === 'behaviour' ? path.dirname(folder) : folder, 'diff.json');
-  if (!existsSync(file)) return [];
-  try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as DiffReport).noise?.measured ?? [];
-  } catch {
-    return [];
-  }
 }
 
 /** Does a waiver or a --fail-on-diff name cover this row? */

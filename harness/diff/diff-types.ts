@@ -113,12 +113,14 @@ export const diffSchemas = builtOnce(() => {
       schemaVersion: Type.Literal(DIFF_SCHEMA_VERSION),
       candidate: side,
       baseline: Type.Composite([side, Type.Object({ kind: choice(['target', 'recording']) })], { additionalProperties: false }),
-      noiseFrom: Type.Optional(Type.Object({ folder: Type.String(), kind: choice(['baseline-again', 'secondary', 'recording']) }, { additionalProperties: false })),
+      noiseFrom: Type.Optional(Type.Object({ folder: Type.String(), kind: choice(['baseline-again', 'secondary', 'candidate-again']) }, { additionalProperties: false })),
       cases: Type.Object(
         {
           compared: count,
           differing: count,
-          unpaired: Type.Optional(Type.Integer({ minimum: 0, description: 'At two different seeds: the cases one seed made and the other did not, which are not differences.' })),
+          unpaired: Type.Optional(
+            Type.Integer({ minimum: 0, description: 'At two different seeds: the cases not compared, because they depend on what each seed generated (compared counts the classes of cases that do not).' }),
+          ),
         },
         { additionalProperties: false },
       ),

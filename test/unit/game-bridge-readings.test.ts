@@ -169,8 +169,12 @@ describe('each other reading takes effect', () => {
 
   test('C-NS-RATE-LIMITS (a reference option)', async () => {
     const url = await reference({ 'C-NS-RATE-LIMITS': 'per-client-429' });
-    const answers = await Promise.all(Array.from({ length: 220 }, () => call(url, 'GET', '/v2/status', { headers: key })));
-    const limited = answers.filter((a) => a.status === 429);
+    // 220 at once: on a loaded machine they may spread over more than the limit's second, so up to five tries.
+    let limited: Awaited<ReturnType<typeof call>>[] = [];
+    for (let i = 0; i < 5 && limited.length < 10; i++) {
+      const answers = await Promise.all(Array.from({ length: 220 }, () => call(url, 'GET', '/v2/status', { headers: key })));
+      limited = answers.filter((a) => a.status === 429);
+    }
     assert.ok(limited.length >= 10, `${limited.length} of 220 requests in a second limited`);
     assert.ok(Number(limited[0].headers.get('retry-after')) >= 1);
   });

@@ -28,7 +28,7 @@ import { scriptArgs, ROOT } from '../harness/paths.ts';
 import type { Profile } from '../harness/profile/types.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 
-export interface CompareOptions {
+export interface SidesOptions {
   candidateArgv: string[];
   /** The noise side's command line, but for its --out and --seed: the baseline again, a second baseline, or the candidate's target again (against a recording). */
   noiseArgv: string[];
@@ -53,7 +53,7 @@ export interface SideRun {
 export const COMPARE_DIR = 'compare';
 
 /** Runs every side; gives each side's outcome: the candidate, the noise side, and the baseline where there is one. */
-export async function runSides(o: CompareOptions): Promise<{ candidate: SideRun; noise: SideRun; baseline?: SideRun }> {
+export async function runSides(o: SidesOptions): Promise<{ candidate: SideRun; noise: SideRun; baseline?: SideRun }> {
   const dir = (name: string) => path.join(o.runDir, COMPARE_DIR, name);
   const tail = (name: string) => ['--seed', o.seed, '--record-behaviour', '--out', dir(name), '--quiet'];
   const candidate = side('candidate', o.runDir, [...o.candidateArgv, '--seed', o.seed, '--out', o.runDir, '--record-behaviour'], true);
@@ -179,7 +179,7 @@ export async function compareWithBaseline(c: CompareCommand): Promise<number> {
   let shared: readonly InterfaceName[] = c.scope;
   let baselineArgv: string[] | undefined;
   let baselineName = recording ? `the recording ${recording}` : '';
-  let noiseName: CompareOptions['noiseName'] = 'candidate-again';
+  let noiseName: SidesOptions['noiseName'] = 'candidate-again';
   let noiseProfile: string | undefined;
   let noiseAfter = live(c.profile, c.scope);
   if (!recording) {

@@ -39,7 +39,7 @@ async function assertProblem(text: string, kind: 'github' | 'gitlab', ...expecte
 test('the CI examples are all linted and have no problems', async () => {
   const files = ['github', 'gitlab'].flatMap((d) => readdirSync(path.join(EXAMPLES, d)).map((f) => path.join(EXAMPLES, d, f)));
   assert.deepEqual(files.map((f) => path.basename(f)).sort(), [
-    'behaviour-nightly.yml', 'gate.gitlab-ci.yml', 'gate.yml', 'nightly.gitlab-ci.yml', 'nightly.yml', 'promote.yml', 'vendor.gitlab-ci.yml', 'vendor.yml',
+    'behaviour-nightly.gitlab-ci.yml', 'behaviour-nightly.yml', 'gate.gitlab-ci.yml', 'gate.yml', 'nightly.gitlab-ci.yml', 'nightly.yml', 'promote.gitlab-ci.yml', 'promote.yml', 'vendor.gitlab-ci.yml', 'vendor.yml',
   ]);
   const results = await Promise.all(files.map(async (f) => [f, await lintFile(f)] as const));
   for (const [f, problems] of results) assert.deepEqual(problems, [], `${f} has no problems`);

@@ -1,6 +1,6 @@
 /**
  * npm run test:failures: the failed tests of the last `npm test`, from the TAP files its node:test steps keep in
- * test-results/node/ (beside their console output). `npm test` calls it when its parallel step fails: there the
+ * reports/npm-test/ (beside their console output). `npm test` calls it when its parallel step fails: there the
  * self-test prints long after the integration tests end, so a CI log cut to its tail would otherwise show the
  * self-test's success and "test:harness exited with 1", but not which test failed or why. Always exits 1: it runs
  * only after a failure.
@@ -10,7 +10,9 @@ import path from 'node:path';
 import { ROOT } from '../harness/paths.ts';
 import { answerHelp } from './help.ts';
 
-export const TAP_DIR = path.join(ROOT, 'test-results', 'node');
+// Not under test-results/: Playwright empties that folder when a run starts (the self-test's browser check does, beside
+// the integration tests).
+export const TAP_DIR = path.join(ROOT, 'reports', 'npm-test');
 
 interface Failure {
   file: string;
@@ -72,7 +74,7 @@ function main(): number {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   answerHelp(`npm run test:failures
-  The failed node:test tests of the last npm test (test-results/node/*.tap), each with why. Exit 1: it runs after a
+  The failed node:test tests of the last npm test (reports/npm-test/*.tap), each with why. Exit 1: it runs after a
   failure.`);
   process.exit(main());
 }

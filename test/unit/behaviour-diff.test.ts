@@ -4,6 +4,8 @@ import type { Exchange } from '../../harness/http/exchange.ts';
 import { caseOf, membersOf, observe, type Observation } from '../../harness/diff/observation.ts';
 import { compare, measureNoise, noiseMatcher, summarise } from '../../harness/diff/compare.ts';
 import { attributeBySpec, testKey } from '../../harness/diff/attribute.ts';
+import { applyDiffGate } from '../../harness/diff/diff-run.ts';
+import type { DiffRow, DifferenceWaiver } from '../../harness/diff/diff-types.ts';
 
 const exchange = (label: string, status: number, body: unknown, headers: Record<string, string> = {}, durationMs = 10): Exchange => ({
   label,
@@ -135,4 +137,19 @@ test('a long comparison keeps counts and a bounded sample per kind, operation an
   assert.equal(rows.length, 1);
   assert.equal(rows[0]!.count, 50);
   assert.equal(rows[0]!.samples.length, 3);
+});
+
+test('--fail-on-diff counts the rows it names; a waiver covers its open point, kind and target until it expires; an expired one fails by name, an unused one is listed', () => {
+  const row = (kind: DiffRow['kind'], openPoints: string[], operation = 'POST /orders'): DiffRow => ({ kind, interface: 'shop', operation, openPoints, requirements: [], count: 2, samples: [] });
+  const waiver = (on: string, expires: string, kind?: DiffRow['kind']): DifferenceWaiver => ({ on, reason: 'accepted', acceptedBy: 'qa', expires, ...(kind ? { kind } : {}) });
+  const gate = (rows: DiffRow[], failOnDiff: string[], waivers: DifferenceWaiver[] = []) => applyDiffGate(rows, { failOnDiff, waivers, profileName: 'staging', today: '2026-11-27' });
+  assert.equal(gate([row('status', ['S-NS-STATUS'])], ['S-NS-BODY']).failed, false, 'a difference elsewhere than --fail-on-diff looks');
+  assert.equal(gate([row('status', ['S-NS-STATUS'])], ['POST /orders']).failed, true, 'named by its operation');
+  const waived = gate([row('status', ['S-NS-STATUS']), row('members', ['S-NS-STATUS'])], ['all'], [waiver('S-NS-STATUS', '2026-12-31', 'status'), waiver('S-NS-OTHER', '2026-12-31')]);
+  assert.equal(waived.failed, true, 'the waiver covers the status difference only');
+  assert.equal(waived.waived, 2);
+  assert.deepEqual(waived.unusedWaivers.map((w) => w.on), ['S-NS-OTHER']);
+  const expired = gate([row('status', ['S-NS-STATUS'])], ['all'], [waiver('S-NS-STATUS', '2026-11-26')]);
+  assert.equal(expired.failed, true);
+  assert.match(expired.reason, /expired waivers: S-NS-STATUS/);
 });

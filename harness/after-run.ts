@@ -55,7 +55,7 @@ export interface AfterRun {
 type Values = { [K in keyof typeof AFTER_RUN_OPTIONS]?: (typeof AFTER_RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
 /** Today, as YYYY-MM-DD (UTC): the day waivers are judged on. */
-const today = () => new Date().toISOString().slice(0, 10);
+export const today = () => new Date().toISOString().slice(0, 10);
 
 /** Checks the after-run options; `cannotRun` ends the command with its reason (exit 2). */
 export async function prepareAfterRun(values: Values, profile: Profile, profileFile: string, cannotRun: (reason: string) => never): Promise<AfterRun> {

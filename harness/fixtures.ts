@@ -13,7 +13,7 @@ import type { Secrets } from './secrets.ts';
 import { specForTarget } from './spec/for-target.ts';
 import type { LoadedSpec } from './spec/types.ts';
 import { credentialVariables, publishedTargets, secretsFor, type Target } from './targets.ts';
-import { ANNOTATION, NotTested, RequirementViolation } from './verdicts.ts';
+import { ANNOTATION, NotTested, RequirementViolation, idsOfTags } from './verdicts.ts';
 import { WriteJournal } from './writes.ts';
 import { journalFile } from './journal.ts';
 import { classify, evidenceOf, redactedError } from './classify.ts';
@@ -142,7 +142,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(recorder);
       publish(recorder, secrets, testInfo);
       if (process.env[ENV.behaviour]) {
-        const observations = observe(recorder.exchanges, { interfaceName, test: testInfo.title, requirements: testInfo.tags.map((t) => t.replace(/^@/, '')), headers: namedHeaders(spec) });
+        const observations = observe(recorder.exchanges, { interfaceName, test: testInfo.title, requirements: idsOfTags(testInfo.tags), headers: namedHeaders(spec) });
         await testInfo.attach(BEHAVIOUR_ATTACHMENT, { body: secrets.redact(JSON.stringify(observations)), contentType: 'application/json' });
       }
       // What the test threw outside a step (a fixture's error, a crash) is in Playwright's own report as thrown: the

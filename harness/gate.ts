@@ -38,8 +38,8 @@ export const waiversSchema = builtOnce(() => {
   );
 });
 
-/** The waivers of a file, or an error naming each field that is wrong. */
-export function loadWaivers(file: string): Waiver[] {
+/** A waivers file as its schema checks it, or an error naming each field that is wrong. */
+function readWaiversFile(file: string): { waivers?: Waiver[]; differences?: DifferenceWaiver[] } {
   let data: unknown;
   try {
     data = yaml().parse(readFileSync(file, 'utf8'));
@@ -48,20 +48,26 @@ export function loadWaivers(file: string): Waiver[] {
   }
   const validate = makeAjv().compile(waiversSchema());
   if (!validate(data)) throw new Error(`${file}: ${describeErrors(validate.errors ?? [])}`);
-  const waivers = (data as { waivers?: Waiver[] }).waivers ?? [];
-  const bad = waivers.filter((w) => Number.isNaN(Date.parse(`${w.expires}T00:00:00Z`)));
-  if (bad.length) throw new Error(`${file}: ${bad.map((w) => `waiver for ${w.requirement}: expires ${w.expires} is not a date`).join('; ')}`);
-  return waivers;
+  return data as { waivers?: Waiver[]; differences?: DifferenceWaiver[] };
+}
+
+/** Refuses the entries whose expiry the schema's pattern let through but is no day (2026-02-30). */
+function refuseUndated<W extends { expires: string }>(file: string, entries: W[], name: (w: W) => string): W[] {
+  const bad = entries.filter((w) => Number.isNaN(Date.parse(`${w.expires}T00:00:00Z`)));
+  if (bad.length) throw new Error(`${file}: ${bad.map((w) => `${name(w)}: expires ${w.expires} is not a date`).join('; ')}`);
+  return entries;
+}
+
+/** The waivers of a file, or an error naming each field that is wrong. */
+export function loadWaivers(file: string): Waiver[] {
+  return refuseUndated(file, readWaiversFile(file).waivers ?? [], (w) => `waiver for ${w.requirement}`);
 }
 
 /** The accepted behaviour differences of a waivers file (its `differences:`), checked like its waivers. */
 export function loadDifferenceWaivers(file: string): DifferenceWaiver[] {
-  loadWaivers(file);
-  const data = yaml().parse(readFileSync(file, 'utf8')) as { differences?: DifferenceWaiver[] };
-  const differences = data.differences ?? [];
-  const bad = differences.filter((w) => Number.isNaN(Date.parse(`${w.expires}T00:00:00Z`)));
-  if (bad.length) throw new Error(`${file}: ${bad.map((w) => `difference waiver on ${w.on}: expires ${w.expires} is not a date`).join('; ')}`);
-  return differences;
+  const data = readWaiversFile(file);
+  refuseUndated(file, data.waivers ?? [], (w) => `waiver for ${w.requirement}`);
+  return refuseUndated(file, data.differences ?? [], (w) => `difference waiver on ${w.on}`);
 }
 
 /**

@@ -12,7 +12,7 @@ import type { RunSummary } from './reporter/summary.ts';
 /** Where the console finds the plan: a JSON file of test key -> milliseconds, written by the conformance command. */
 export const PLANNED_TESTS_ENV = 'HARNESS_PLANNED_TESTS';
 
-/** The key of a test in the plan: its interface and title, as the summary's timing and the console both name it. */
+/** The key of a test: its interface and title, as the plan, the summary's timing, the console and the behaviour diff name it. */
 export const testKey = (interfaceName: string, title: string) => `${interfaceName} › ${title}`;
 
 /** The durations of the last earlier run of this profile and depth among these summaries (newest last). */

@@ -98,3 +98,8 @@ export class Inconclusive extends Error {}
 export function reqTags(...ids: string[]): string[] {
   return ids.map((id) => `@${id}`);
 }
+
+/** The requirement ids of a test's tags (reqTags' inverse). */
+export function idsOfTags(tags: readonly string[]): string[] {
+  return tags.map((t) => t.replace(/^@/, ''));
+}

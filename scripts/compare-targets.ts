@@ -11,7 +11,6 @@
  */
 import { spawn } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { parseArgs } from 'node:util';
 import { behaviourDiff, diffLine, type DiffGateOptions, type SpecForDiff } from '../harness/diff/diff-run.ts';
@@ -23,10 +22,10 @@ import { loadSpec } from '../harness/spec/load.ts';
 import { interfacesInScope, missingCredentials } from '../harness/targets.ts';
 import type { DifferenceWaiver } from '../harness/diff/diff-types.ts';
 import type { InterfaceName } from './interfaces.ts';
+import { today } from '../harness/after-run.ts';
 import { ENV } from '../harness/options.ts';
 import { scriptArgs, ROOT } from '../harness/paths.ts';
 import type { Profile } from '../harness/profile/types.ts';
-import type { RunSummary } from '../harness/reporter/summary.ts';
 
 export interface SidesOptions {
   candidateArgv: string[];
@@ -47,7 +46,6 @@ export interface SideRun {
   code: number;
   /** The run's last line (its verdict), or what went wrong. */
   last: string;
-  summary?: RunSummary;
 }
 
 export const COMPARE_DIR = 'compare';
@@ -91,19 +89,22 @@ function side(name: SideRun['name'], folder: string, argv: string[], shown: bool
     child.stdout.on('data', (c: Buffer) => keep(c, process.stdout));
     child.stderr.on('data', (c: Buffer) => keep(c, process.stderr));
     child.on('error', (e) => resolve({ name, folder, code: 2, last: `could not start: ${e.message}` }));
-    child.on('close', (code, signal) => {
-      const summaryFile = path.join(folder, 'summary.json');
-      const summary = existsSync(summaryFile) ? (JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary) : undefined;
+    child.on('close', (code) => {
       const lines = tail.trim().split('\n');
       const last = [...lines].reverse().find((l) => l.startsWith('conformance:')) ?? lines.at(-1) ?? '';
-      resolve({ name, folder, code: code ?? 2, last, ...(summary ? { summary } : {}) });
+      resolve({ name, folder, code: code ?? 2, last });
     });
   });
 }
 
 /** The open points and declared noise of each interface of the run, for the diff. */
 export function specsForDiff(scope: readonly InterfaceName[]): Map<string, SpecForDiff> {
-  return new Map(scope.map((name) => [name as string, { openPoints: loadSpec(name).notShown, noise: loadSpec(name).behaviourNoise }]));
+  return new Map(
+    scope.map((name) => {
+      const spec = loadSpec(name);
+      return [name as string, { openPoints: spec.notShown, noise: spec.behaviourNoise }];
+    }),
+  );
 }
 
 /** --fail-on-diff checked before anything is sent: each name an open point, an operation or an interface of the run. */
@@ -121,11 +122,11 @@ export function diffGateOptions(value: string, waiversFile: string | undefined, 
       cannotRun(`--waivers ${(e as Error).message}`);
     }
   }
-  return { failOnDiff, waivers, profileName, today: new Date().toISOString().slice(0, 10) };
+  return { failOnDiff, waivers, profileName, today: today() };
 }
 
 /** The command's exit code: the conformance verdict's, unless it passed and the diff gate failed. */
-export function withDiffGate(conformanceCode: number, gateFailed: string | undefined): number {
+function withDiffGate(conformanceCode: number, gateFailed: string | undefined): number {
   if (gateFailed === undefined) return conformanceCode;
   console.log(`conformance: the behaviour diff gate failed: ${gateFailed}.${conformanceCode === 0 ? ' Exit 1.' : ''}`);
   return conformanceCode === 0 ? 1 : conformanceCode;

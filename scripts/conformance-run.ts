@@ -162,7 +162,8 @@ async function run(argv: string[]): Promise<number> {
   const profileFile = path.resolve(args.target ?? process.env.CONFORMANCE_TARGET ?? process.env[ENV.profile] ?? DEFAULT_PROFILE);
   const env: NodeJS.ProcessEnv = { ...process.env, [ENV.profile]: profileFile };
   if (args['compare-recording'] && !readRecording(args['compare-recording'])) cannotRun(`--compare-recording ${args['compare-recording']}: no behaviour recording there (a report folder of a run with --record-behaviour)`);
-  if (args['record-behaviour'] || args['compare-recording']) env[ENV.behaviour] = '1';
+  // A comparison's sides record in their own processes (scripts/compare-targets.ts); this run records when asked.
+  if (args['record-behaviour']) env[ENV.behaviour] = '1';
   if (args.compare && args['compare-recording']) cannotRun('--compare and --compare-recording: give one baseline');
   if (args['compare-secondary'] && !args.compare) cannotRun('--compare-secondary goes with --compare (the second baseline deployment)');
   if (args['fail-on-diff'] !== undefined && !args.compare && !args['compare-recording']) cannotRun('--fail-on-diff goes with --compare or --compare-recording');

@@ -4,24 +4,21 @@
  * points the other readings flip, per interface: every difference named by flipped points only, and every flipped
  * point named by a difference. No extra run: the two runs are the self-test's own.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { behaviourDiff } from '../harness/diff/diff-run.ts';
-import type { InterfaceRecording } from '../harness/diff/recording.ts';
+import { readRecording } from '../harness/diff/recording.ts';
 import { specsForDiff } from './compare-targets.ts';
 import type { InterfaceName } from './interfaces.ts';
 
 export function readingsDiffProblem(defaultDir: string, otherDir: string, interfaces: readonly InterfaceName[]): { problem?: string; line: string } {
-  const recorded = (dir: string, name: string) => path.join(dir, 'behaviour', `${name}.json`);
-  const both = interfaces.filter((name) => existsSync(recorded(defaultDir, name)) && existsSync(recorded(otherDir, name)));
-  if (both.length === 0) return { problem: 'neither run wrote a behaviour recording', line: '' };
+  const [before, after] = [readRecording(defaultDir), readRecording(otherDir)];
+  const both = interfaces.filter((name) => before?.configured.has(name) && after?.configured.has(name));
+  if (!before || !after || both.length === 0) return { problem: 'the two runs wrote no behaviour recording of one interface', line: '' };
   const report = behaviourDiff({ candidate: otherDir, baseline: { folder: defaultDir, kind: 'target' }, specs: specsForDiff(both) });
   const problems: string[] = [];
   const counts: string[] = [];
   for (const name of both) {
-    const configured = (dir: string) => (JSON.parse(readFileSync(recorded(dir, name), 'utf8')) as InterfaceRecording).configured ?? {};
-    const [a, b] = [configured(defaultDir), configured(otherDir)];
-    const flipped = Object.keys(b).filter((p) => a[p] !== b[p]);
+    const [a, b] = [before.configured.get(name)!, after.configured.get(name)!];
+    const flipped = [...b.keys()].filter((p) => a.get(p) !== b.get(p));
     const rows = report.differences.filter((r) => r.interface === name);
     const named = new Set(rows.flatMap((r) => r.openPoints));
     const elsewhere = [...named].filter((p) => !flipped.includes(p));

@@ -8,6 +8,7 @@
  * named: the difference may be theirs. Where the spec ties no point read differently to the check, but the sides (two
  * references) were started in different readings of some points of the interface, the difference is named by those.
  */
+import { testKey } from '../planned-tests.ts';
 import type { OpenPoint } from '../spec/types.ts';
 import type { Attribute } from './compare.ts';
 import type { Observation } from './observation.ts';
@@ -16,8 +17,6 @@ import type { Observation } from './observation.ts';
 export type SeenReadings = ReadonlyMap<string, ReadonlyMap<string, string>>;
 /** Per interface, the reading of each open point an embedded reference was started in. */
 export type ConfiguredReadings = ReadonlyMap<string, ReadonlyMap<string, string>>;
-
-export const testKey = (interfaceName: string, test: string) => `${interfaceName}\u0000${test}`;
 
 export interface SideReadings {
   seen: SeenReadings;

@@ -9,7 +9,8 @@
  * share one path, so the order of a list never counts; and a list that is empty on one side shows no member of its
  * elements there, so those members are not compared (one side had nothing to show).
  */
-import type { DifferenceKind } from './diff-types.ts';
+import { testKey } from '../planned-tests.ts';
+import type { DifferenceKind, DiffRow } from './diff-types.ts';
 import type { MemberType, Observation } from './observation.ts';
 
 export type { DifferenceKind } from './diff-types.ts';
@@ -45,8 +46,8 @@ export interface CompareOptions {
   /** Per operation (given one of its cases), how far its median duration may move before it is a timing difference (measured in the run); none: not compared. */
   timingToleranceMs?: (o: Observation) => number | undefined;
   attribute?: Attribute;
-  /** The two sides ran at different seeds: compare the classes of cases that do not depend on the seed (pairClasses). */
-  acrossSeeds?: boolean;
+  /** The pairs to compare, where not case by case: at two different seeds, the classes of cases (pairClasses). */
+  pairs?: ReadonlyArray<readonly [Observation | undefined, Observation | undefined]>;
 }
 
 /** A case's name on both sides: its interface, test, label and ordinal (an observation or a difference carries them). */
@@ -157,16 +158,17 @@ export interface NoiseEntry {
 export interface NoisyKeys {
   members: ReadonlySet<string>;
   statuses: ReadonlySet<string>;
-  /** Cases (test and label) the baseline made a different number of times in its two runs: a poll until a write shows, a retry. */
-  cases?: ReadonlySet<string>;
+  /** Tests in which the two runs made a case a different number of times: a poll until a write shows, a retry. */
+  cases: ReadonlySet<string>;
 }
 
-const statusScope = (o: Observation) => `${o.interfaceName}\u0000${o.test}`;
+/** Where a status or a case the two runs varied is noise: its test. */
+const testScope = (o: Observation) => testKey(o.interfaceName, o.test);
 const keyScope = (interfaceName: string, key: string) => `${interfaceName}\u0000${key}`;
 
 export function isMeasuredNoise(noisy: NoisyKeys | undefined, o: Observation, key: string): boolean {
   if (!noisy) return false;
-  return key === 'status' ? noisy.statuses.has(statusScope(o)) : noisy.members.has(keyScope(o.interfaceName, key));
+  return key === 'status' ? noisy.statuses.has(testScope(o)) : noisy.members.has(keyScope(o.interfaceName, key));
 }
 
 /**
@@ -195,7 +197,7 @@ export function measureNoise(
     if (!a || !b) {
       const o = (a ?? b)!;
       count(o.interfaceName, 'case');
-      cases.add(statusScope(o));
+      cases.add(testScope(o));
       continue;
     }
     compared.set(a.interfaceName, (compared.get(a.interfaceName) ?? 0) + 1);
@@ -205,7 +207,7 @@ export function measureNoise(
     spans.set(operationOf(a), span);
     for (const key of differingKeys(a, b, declared(a.interfaceName)).keys()) {
       count(a.interfaceName, key);
-      if (key === 'status') statuses.add(statusScope(a));
+      if (key === 'status') statuses.add(testScope(a));
       else members.add(keyScope(a.interfaceName, key));
     }
   }
@@ -224,7 +226,7 @@ const declaredRacy = (declared: CompareOptions['declared'], o: Observation) => {
 export function compare(baseline: readonly Observation[], candidate: readonly Observation[], o: CompareOptions = {}): Difference[] {
   const out: Difference[] = [];
   const durations = new Map<string, { a: number[]; b: number[]; first: Observation; at: Omit<Difference, 'kind' | 'detail'> }>();
-  for (const [x, y] of o.acrossSeeds ? pairClasses(baseline, candidate, o) : pair(baseline, candidate)) {
+  for (const [x, y] of o.pairs ?? pair(baseline, candidate)) {
     const base = x ?? y!;
     // In a check that varies with the clock, only the cases both sides answered alike are compared (the shape of a
     // 429, its headers): which case was limited, and how many were sent, is the clock's.
@@ -241,7 +243,7 @@ export function compare(baseline: readonly Observation[], candidate: readonly Ob
       ...(y ? { candidate: y } : {}),
     };
     if (!x || !y) {
-      if (o.measured?.cases?.has(statusScope(base))) continue;
+      if (o.measured?.cases.has(testScope(base))) continue;
       out.push({ kind: 'only-one-side', detail: `made by the ${x ? 'baseline' : 'candidate'} only`, ...at });
       continue;
     }
@@ -281,26 +283,16 @@ export const median = (xs: readonly number[]) => {
   return s.length === 0 ? 0 : Math.round(s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2);
 };
 
-export interface DiffSummaryRow {
-  kind: DifferenceKind;
-  interfaceName: string;
-  operation?: string;
-  openPoints: string[];
-  requirements: string[];
-  count: number;
-  /** The first few, with both exchanges' observations: a long comparison keeps these, not every difference. */
-  samples: Difference[];
-}
-
-/** Differences counted by kind, operation and open points, with a bounded sample of each. */
-export function summarise(differences: Iterable<Difference>, samples = 3): DiffSummaryRow[] {
-  const rows = new Map<string, DiffSummaryRow>();
+/** Differences counted by kind, interface, operation and open points, with a bounded sample of each (diff.json's rows). */
+export function summarise(differences: Iterable<Difference>, samples = 3): DiffRow[] {
+  const rows = new Map<string, DiffRow>();
   for (const d of differences) {
     const key = [d.kind, d.interfaceName, d.operation ?? '', d.openPoints.join(',')].join('\u0000');
-    const row = rows.get(key) ?? { kind: d.kind, interfaceName: d.interfaceName, ...(d.operation ? { operation: d.operation } : {}), openPoints: d.openPoints, requirements: [], count: 0, samples: [] };
+    const row = rows.get(key) ?? { kind: d.kind, interface: d.interfaceName, ...(d.operation ? { operation: d.operation } : {}), openPoints: d.openPoints, requirements: [], count: 0, samples: [] };
     row.count++;
     for (const r of d.requirements) if (!row.requirements.includes(r)) row.requirements.push(r);
-    if (row.samples.length < samples) row.samples.push(d);
+    // The first few, with both sides' observations: a long comparison keeps these, not every difference.
+    if (row.samples.length < samples) row.samples.push({ test: d.test, label: d.label, ordinal: d.ordinal, detail: d.detail, ...(d.baseline ? { baseline: d.baseline } : {}), ...(d.candidate ? { candidate: d.candidate } : {}) });
     rows.set(key, row);
   }
   return [...rows.values()].sort((x, y) => y.count - x.count);

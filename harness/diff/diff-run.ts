@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OpenPoint } from '../spec/types.ts';
 import { attributeBySpec } from './attribute.ts';
-import { caseKey, compare, measureNoise, noiseMatcher, operationOf, pairClasses, summarise, type CompareOptions, type Difference, type DiffSummaryRow, type NoisyKeys } from './compare.ts';
+import { caseKey, compare, measureNoise, noiseMatcher, operationOf, pairClasses, summarise, type CompareOptions, type NoisyKeys } from './compare.ts';
 import { DIFF_SCHEMA_VERSION, type DiffGate, type DiffReport, type DiffRow, type DifferenceWaiver, type NoiseRow } from './diff-types.ts';
 import { renderDiffSection } from './diff-html.ts';
 import type { Observation } from './observation.ts';
@@ -77,25 +77,23 @@ export function behaviourDiff(o: DiffInputs): DiffReport {
   // At another seed the generated cases differ: only the classes of cases that do not depend on the seed are compared.
   const otherSeed = mine.seed !== undefined && theirs.seed !== undefined && mine.seed !== theirs.seed;
   const options: CompareOptions = {
-    acrossSeeds: otherSeed,
     declared: declaredOf,
     ...(noisy ? { measured: noisy } : {}),
     // Timing is compared per operation over the same cases: not across seeds.
     ...(tolerance && !otherSeed ? { timingToleranceMs: (x: Observation) => tolerance.get(operationOf(x)) } : {}),
     attribute: attributeBySpec(new Map([...o.specs].map(([name, s]) => [name, s.openPoints])), { a: { seen: theirs.readings, configured: theirs.configured }, b: { seen: mine.readings, configured: mine.configured } }),
   };
-  const differences = compare(theirs.observations, mine.observations, options);
-  const comparableClasses = otherSeed ? pairClasses(theirs.observations, mine.observations, options).length : 0;
-  const rows = summarise(differences).map(toRow);
+  const classes = otherSeed ? pairClasses(theirs.observations, mine.observations, options) : undefined;
+  const differences = compare(theirs.observations, mine.observations, { ...options, ...(classes ? { pairs: classes } : {}) });
+  const cases = new Set([...mine.observations, ...theirs.observations].map(caseKey)).size;
+  const differing = new Set(differences.map(caseKey)).size;
   const report: DiffReport = {
     schemaVersion: DIFF_SCHEMA_VERSION,
     candidate: { folder: o.candidate, ...(mine.profile ? { profile: mine.profile } : {}), ...(mine.seed === undefined ? {} : { seed: mine.seed }) },
     baseline: { folder: path.resolve(o.baseline.folder), kind: o.baseline.kind, ...(theirs.profile ? { profile: theirs.profile } : {}), ...(theirs.seed === undefined ? {} : { seed: theirs.seed }) },
     ...(o.noiseFrom ? { noiseFrom: { folder: path.resolve(o.noiseFrom.folder), kind: o.noiseFrom.kind } } : {}),
-    cases: otherSeed
-      ? { compared: comparableClasses, differing: new Set(differences.map(caseKey)).size, unpaired: new Set([...mine.observations, ...theirs.observations].map(caseKey)).size - comparableClasses }
-      : { compared: new Set([...mine.observations, ...theirs.observations].map(caseKey)).size, differing: new Set(differences.map(caseKey)).size },
-    differences: rows,
+    cases: classes ? { compared: classes.length, differing, unpaired: cases - classes.length } : { compared: cases, differing },
+    differences: summarise(differences),
     noise: {
       declared: [...o.specs].flatMap(([name, s]) => s.noise.map((n) => ({ interface: name, key: n.key, why: n.why }))),
       measured,
@@ -107,26 +105,6 @@ export function behaviourDiff(o: DiffInputs): DiffReport {
   const html = path.join(o.candidate, 'conformance', 'index.html');
   if (existsSync(html)) writeFileSync(html, readFileSync(html, 'utf8').replace(/<section class="behaviour-diff">[\s\S]*?<\/section><!--diff-->\n?/, '').replace('</body>', `${renderDiffSection(report)}\n</body>`));
   return report;
-}
-
-function toRow(r: DiffSummaryRow): DiffRow {
-  const observation = (x: Observation | undefined) => x;
-  return {
-    kind: r.kind,
-    interface: r.interfaceName,
-    ...(r.operation ? { operation: r.operation } : {}),
-    openPoints: r.openPoints,
-    requirements: r.requirements,
-    count: r.count,
-    samples: r.samples.map((d: Difference) => ({
-      test: d.test,
-      label: d.label,
-      ordinal: d.ordinal,
-      detail: d.detail,
-      ...(d.baseline ? { baseline: observation(d.baseline)! } : {}),
-      ...(d.candidate ? { candidate: observation(d.candidate)! } : {}),
-    })),
-  };
 }
 
 /** Does a waiver or a --fail-on-diff name cover this row? */

@@ -3,9 +3,9 @@
  * and what `npm run generate` publishes as schemas/diff.schema.json (harness/published-schemas.ts), as for
  * summary.json. The waivers of differences (`differences:` in the waivers file) are declared here too.
  */
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { builtOnce } from '../../interfaces/kit/lazy.ts';
-import { typeBox } from '../../interfaces/kit/typebox.ts';
+import { defRef, typeBox } from '../../interfaces/kit/typebox.ts';
 import { choice } from '../validation/choice.ts';
 
 /** Bumped when a field of diff.json changes meaning or goes away. */
@@ -14,7 +14,8 @@ export const DIFF_SCHEMA_VERSION = 1;
 export const DIFFERENCE_KINDS = ['status', 'refusal-status', 'members', 'headers', 'timing', 'only-one-side'] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 
-const ref = <T extends TSchema>(name: string, _part: T) => typeBox().Unsafe<Static<T>>({ $ref: `#/$defs/${name}` });
+/** A pointer to one of diff.json's schema `$defs` (see defRef). */
+const ref = defRef;
 
 export const diffSchemas = builtOnce(() => {
   const Type = typeBox();

@@ -7,7 +7,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Observation } from './observation.ts';
-import { testKey, type ConfiguredReadings, type SeenReadings } from './attribute.ts';
+import { testKey } from '../planned-tests.ts';
+import type { ConfiguredReadings, SeenReadings } from './attribute.ts';
 
 export const BEHAVIOUR_DIR = 'behaviour';
 /** The name of the attachment each test's observations travel in, from the worker to the reporter. */

@@ -14,7 +14,7 @@ import type { LoadedSpec, OpenPoint } from '../spec/types.ts';
 import { credentialVariables, publishedTargets, secretsFor, type Target } from '../targets.ts';
 import { curlOf } from '../http/curl.ts';
 import { toHar } from './har.ts';
-import { ANNOTATION, type Evidence, type SeenReading, type Verdict } from '../verdicts.ts';
+import { ANNOTATION, idsOfTags, type Evidence, type SeenReading, type Verdict } from '../verdicts.ts';
 import type { WriteRecord } from '../writes.ts';
 import { CASSETTE_SCHEMA_VERSION, type Cassette } from './cassette.ts';
 import { writeSummaryReports } from './html.ts';
@@ -95,7 +95,7 @@ export default class ConformanceReporter implements Reporter {
       // The test's own end for counted failures is not trouble; any other error is.
       const troubled = result.status !== 'failed' || result.errors.some((e) => !stripColours(e.message ?? '').includes(COUNTED_FAILURES));
       if (troubled) {
-        const undecided = test.tags.map((t) => t.replace(/^@/, '')).filter((id) => !verdicts.some((v) => v.id === id));
+        const undecided = idsOfTags(test.tags).filter((id) => !verdicts.some((v) => v.id === id));
         this.broken.push({ test: `${interfaceName} › ${title}`, error: cause });
         for (const id of undecided) this.collected.push({ interfaceName, test: title, verdict: { id, status: 'inconclusive', message: cause } });
       }

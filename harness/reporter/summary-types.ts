@@ -6,9 +6,9 @@
  * Built on first use, like the profile's schemas (interfaces/kit/typebox.ts): the processes that only write a summary
  * need its types, never TypeBox itself.
  */
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { builtOnce } from '../../interfaces/kit/lazy.ts';
-import { typeBox } from '../../interfaces/kit/typebox.ts';
+import { defRef, typeBox } from '../../interfaces/kit/typebox.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { Level } from '../spec/types.ts';
 import { choice } from '../validation/choice.ts';
@@ -23,11 +23,8 @@ const LEVELS = ['must', 'should', 'advisory'] as const satisfies readonly Level[
 const everyLevel: [Exclude<Level, (typeof LEVELS)[number]>] extends [never] ? true : never = true;
 void everyLevel;
 
-/**
- * A pointer to one of the summary schema's `$defs`, typed as the part it names (`part` is there for its type). The
- * root lists the parts under the same names; Ajv refuses to compile a pointer to a name it does not list.
- */
-const ref = <T extends TSchema>(name: string, _part: T) => typeBox().Unsafe<Static<T>>({ $ref: `#/$defs/${name}` });
+/** A pointer to one of the summary schema's `$defs` (see defRef). */
+const ref = defRef;
 
 export const summarySchemas = builtOnce(() => {
   const Type = typeBox();

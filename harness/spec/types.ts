@@ -142,8 +142,9 @@ export interface LoadedSpec {
    */
   secretMembers: string[];
   /**
-   * What varies legitimately from one answer to the next (`x-behaviour-noise`: a member path pattern or a header,
-   * each with why), as keys of the behaviour diff (`member:<pattern>`, `header:<name>`): never compared.
+   * What varies legitimately from one answer to the next (`x-behaviour-noise`: a member path pattern, a header, or a
+   * requirement or operation whose cases vary with the clock, each with why), as keys of the behaviour diff
+   * (`member:<pattern>`, `header:<name>`, `requirement:<id>`, `operation:<key>`).
    */
   behaviourNoise: Array<{ key: string; why: string }>;
   operations: Operation[];

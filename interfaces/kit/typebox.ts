@@ -1,4 +1,5 @@
 import type * as TypeBox from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { loadedOnFirstUse } from './lazy.ts';
 
 const typeBoxPackage = loadedOnFirstUse<typeof TypeBox>('@sinclair/typebox');
@@ -12,3 +13,9 @@ const typeBoxPackage = loadedOnFirstUse<typeof TypeBox>('@sinclair/typebox');
 export function typeBox(): typeof TypeBox.Type {
   return typeBoxPackage().Type;
 }
+
+/**
+ * A pointer to one of a published schema's `$defs`, typed as the part it names (`part` is there for its type). The
+ * root lists the parts under the same names; Ajv refuses to compile a pointer to a name it does not list.
+ */
+export const defRef = <T extends TSchema>(name: string, _part: T) => typeBox().Unsafe<Static<T>>({ $ref: `#/$defs/${name}` });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { Exchange } from '../../harness/http/exchange.ts';
 import { caseOf, membersOf, observe, type Observation } from '../../harness/diff/observation.ts';
 import { compare, measureNoise, noiseMatcher, summarise } from '../../harness/diff/compare.ts';
-import { attributeBySpec, testKey } from '../../harness/diff/attribute.ts';
+import { attributeBySpec } from '../../harness/diff/attribute.ts';
+import { testKey } from '../../harness/planned-tests.ts';
 import { applyDiffGate } from '../../harness/diff/diff-run.ts';
 import type { DiffRow, DifferenceWaiver } from '../../harness/diff/diff-types.ts';
 

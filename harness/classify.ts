@@ -61,8 +61,10 @@ export async function classify(e: unknown, api: Client | undefined): Promise<{ k
   if (isExpectError(e)) return { kind: 'deviation', message: inOwnWords(message) };
   if (e instanceof TargetError) {
     if (e.kind === 'given-up') return { kind: 'inconclusive', message: `outage: ${message}` };
-    if (api && !(await api.stillAnswers())) return { kind: 'inconclusive', message: `outage: ${message}; the target no longer answers a harmless documented request either` };
-    return { kind: 'no-answer', message: `${message}, while the target answers other requests normally` };
+    // Evidence against the request's own rule only beside a control: the target, and that operation, answer others.
+    const why = api ? await api.whyNotAnswering(e.exchange) : undefined;
+    if (why) return { kind: 'inconclusive', message: `outage: ${message}; ${why}` };
+    return { kind: 'no-answer', message: `${message}, while the target answers other requests normally, ${e.exchange.operation ?? 'this operation'} among them` };
   }
   if (e instanceof Inconclusive) return { kind: 'inconclusive', message };
   if (e instanceof HarnessError) return { kind: 'inconclusive', message: message.startsWith('harness') ? message : `harness error (not a verdict on the target): ${message}` };

@@ -6,6 +6,7 @@ import type { Recorder } from './recorder.ts';
 import type { LoadedSpec } from './spec/types.ts';
 import { selectedChecks } from './generic/checks.ts';
 import { documents } from './spec/statuses.ts';
+import { statusKind } from './answers.ts';
 
 /**
  * Every response was validated against the spec when it arrived. A problem fails the generic requirement it belongs
@@ -14,6 +15,7 @@ import { documents } from './spec/statuses.ts';
  */
 export function recordGenericResponseChecks(spec: LoadedSpec, recorder: Recorder, tags: string[]): void {
   const selected = selectedChecks();
+  recordServerErrors(spec, recorder, selected);
   const kinds = [
     ['SCHEMA', 'schema', 'response-schema-conformance'],
     ['CONTENT-TYPE', 'contentType', 'content-type-conformance'],
@@ -30,6 +32,27 @@ export function recordGenericResponseChecks(spec: LoadedSpec, recorder: Recorder
       else recorder.record(id, 'not-tested', `no response of this test had a documented status whose ${key === 'contentType' ? 'media type' : key} the spec gives`);
     }
   }
+}
+
+/**
+ * not-a-server-error (GEN-NO-5XX), wherever a 5xx shows: a server error is never a refusal and never a verdict on the
+ * rule a check was on (harness/answers.ts leaves that rule inconclusive); it is this requirement's failure, in one
+ * place, whatever test met it. A 5xx the spec documents for the operation (a server shutting down) is the target
+ * saying it is unavailable, not a defect: left to the checks that meet it.
+ */
+function recordServerErrors(spec: LoadedSpec, recorder: Recorder, selected: ReadonlySet<string>): void {
+  const id = `${spec.prefix}-GEN-NO-5XX`;
+  if (!selected.has('not-a-server-error') || !spec.requirements.some((r) => r.id === id)) return;
+  if (recorder.verdicts.some((v) => v.id === id && v.status === 'failed')) return;
+  const bad = recorder.exchanges.filter((ex) => {
+    const status = ex.response?.status ?? 0;
+    if (statusKind(status) !== 'server-error') return false;
+    const op = spec.operations.find((o) => o.key === ex.operation);
+    return !op || !Object.keys(op.responses).includes(String(status));
+  });
+  if (bad.length === 0) return;
+  const shown = bad.slice(0, 5).map((ex) => `${ex.operation ?? `${ex.request.method} ${ex.requestPath ?? ex.request.url}`} (${ex.label ?? 'a request'}) was answered ${ex.response!.status}`);
+  recorder.fail([id], `${shown.join('\n')}${bad.length > 5 ? `\nand ${bad.length - 5} more` : ''}`, bad, { expected: 'an answer of the API: an acceptance or a 4xx refusal, never a 5xx' });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { FullConfig } from '@playwright/test';
-import { forgetSilence } from '../harness/http/silence.ts';
+import { forgetTrouble } from '../harness/http/trouble.ts';
 import { forgetIdentities } from '../harness/identity.ts';
 import { loadProfile } from '../harness/profile/load.ts';
 import { interfacesInScope, publishTargets, startReferences } from '../harness/targets.ts';
@@ -12,7 +12,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   publishTargets(targets);
   return async () => {
     await stop();
-    forgetSilence();
+    forgetTrouble();
     forgetIdentities();
   };
 }

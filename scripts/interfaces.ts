@@ -9,6 +9,7 @@ import type { InterfaceDescriptor, Suite } from '../harness/interface.ts';
 import type { Reference } from '../harness/reference.ts';
 import type { Catalogues } from '../harness/readings.ts';
 import { withNoiseVariant } from '../mocks/noise.ts';
+import { withEnvironmentTrouble } from '../mocks/environment.ts';
 
 export { INTERFACES, PLANNED, isInterfaceName, unknownInterface, type InterfaceName } from '../interfaces/registry.ts';
 
@@ -18,8 +19,9 @@ async function composed(definition: (typeof DEFINITIONS)[number]): Promise<Inter
   if (suite?.definition !== definition) throw new Error(`suites/${definition.name}/interface.ts exports no suite of ${definition.name} (export const suite = defineSuite(...))`);
   if (!reference) throw new Error(`mocks/${definition.name}/reference.ts exports no reference`);
   const { definition: _, ...behaviour } = suite;
-  // Every reference can start in its noisy variant (reference.noise), which the behaviour diff's tests measure.
-  return { ...definition, ...behaviour, reference: withNoiseVariant(reference) };
+  // Every reference can start in its noisy variant (reference.noise), which the behaviour diff's tests measure, and
+  // behind a trouble of its environment (reference.trouble), which the environment self-test puts in front of it.
+  return { ...definition, ...behaviour, reference: withEnvironmentTrouble(withNoiseVariant(reference), definition.name) };
 }
 
 /** The interfaces, in the registry's order. */

@@ -13,7 +13,7 @@ import { withExtras, type Extra } from './extras.ts';
 import { Pacer } from './pacing.ts';
 import { parseJson } from '../parse-json.ts';
 import type { RequestSpec } from './request-spec.ts';
-import { GIVE_UP_AFTER, Silence } from './silence.ts';
+import { TroubleLog, troubleNamed, type TroubleKind } from './trouble.ts';
 
 export type { RequestSpec } from './request-spec.ts';
 
@@ -37,6 +37,11 @@ export interface AuthenticationContext {
 /** `T`: the body the spec documents (a type from generated/); what arrived is unverified until a check looks. */
 export interface Reply<T = any> {
   status: number;
+  /**
+   * What the answer is (harness/answers.ts), worked out once with the operation's documented media type: a 2xx HTML
+   * page where the operation answers JSON is not the API.
+   */
+  kind: AnswerKind;
   headers: Record<string, string>;
   text: string;
   /** The body parsed as JSON, or undefined when it is not JSON. */
@@ -56,14 +61,16 @@ export interface Reply<T = any> {
 
 /**
  * The target did not answer, or answered something that is not HTTP. The exchange is the evidence, but only against
- * the requirement the request was testing, and only while the target answers other requests (see `stillAnswers`).
- * `given-up`: not sent at all, because the target had stopped answering (an outage, never the request's fault).
+ * the requirement the request was testing, and only while the target answers other requests, that operation among
+ * them (see `stillAnswers`). `no-answer`: nothing within the time-out; `slow-body`: the answer began but its body did
+ * not finish in time; `broken`: the connection closed or reset, or the answer was not HTTP; `given-up`: not sent at
+ * all, because the target (or this operation) had stopped answering (an outage, never the request's fault).
  */
 export class TargetError extends Error {
   constructor(
     message: string,
     readonly exchange: Exchange,
-    readonly kind: 'no-answer' | 'broken' | 'given-up',
+    readonly kind: 'no-answer' | 'slow-body' | 'broken' | 'given-up',
   ) {
     super(message);
   }
@@ -153,7 +160,7 @@ export interface ClientOptions {
   settings?: unknown;
 }
 
-const silence = new Silence();
+const trouble = new TroubleLog();
 const agents = new Map<string, Agent>();
 const pacers = new Map<string, Pacer>();
 const MAX_RETRY_AFTER_WAIT_S = 60;
@@ -185,8 +192,10 @@ export async function closeAgents(): Promise<void> {
  */
 export class Client {
   private readonly pacer: Pacer;
-  private healthAt = 0;
+  private healthAt = -Infinity;
   private healthy = true;
+  /** Set while the health request is out: its own trouble is counted, but asks no health question of its own. */
+  private askingHealth = false;
 
   /** The base URL's origin and path prefix, parsed once: every request's URL is built on them. */
   private readonly base: Base;
@@ -210,7 +219,7 @@ export class Client {
     let reply = await this.once<T>(spec);
     // Sent once more with a fresh session, when the step's remembered one was refused (see RequestSpec.renewSession).
     if (reply.renewSession && (await reply.renewSession())) reply = await this.once<T>(spec);
-    if (!spec.provokesLimit && reply.status === 429) {
+    if (!spec.provokesLimit && reply.kind === 'throttled') {
       const wait = Number(reply.headers['retry-after']);
       if (Number.isFinite(wait) && wait >= 0 && wait <= MAX_RETRY_AFTER_WAIT_S) {
         await new Promise((r) => setTimeout(r, wait * 1000 + 50));
@@ -221,23 +230,91 @@ export class Client {
   }
 
   /**
-   * Whether the target still answers a harmless documented request normally. A request that got no answer is evidence
-   * against what it was testing only when this holds; otherwise the target is down and the check is inconclusive.
+   * Whether the target still answers normally: its harmless documented request, and, for a request that got no
+   * answer (`unanswered`), the same operation too (it answered since, or answers a control now). A request that got no
+   * answer is evidence against what it was testing only when this holds: otherwise the target, or that operation, is
+   * down (a crash loop, a backend gone behind its balancer) and the check is inconclusive.
    */
-  async stillAnswers(): Promise<boolean> {
-    const origin = new URL(this.options.baseUrl).origin;
-    if (silence.count(origin) >= GIVE_UP_AFTER) return false;
+  async stillAnswers(unanswered?: Exchange): Promise<boolean> {
+    return (await this.whyNotAnswering(unanswered)) === undefined;
+  }
+
+  /** Why the target (or the unanswered request's operation) does not answer normally any more; undefined while it does. */
+  async whyNotAnswering(unanswered?: Exchange): Promise<string | undefined> {
+    const origin = this.base.origin;
+    const op = unanswered?.operation;
+    const given = trouble.givenUp(origin) ?? trouble.givenUpOn(origin, op);
+    if (given) return given;
+    if (!(await this.answersHealthCheck())) return 'the target no longer answers a harmless documented request either';
+    if (!unanswered || !op) return undefined;
+    if (trouble.answeredSince(origin, op, unanswered.startedAt + unanswered.durationMs)) return undefined;
+    const control = this.controlOf(unanswered);
+    if (!control) return `whether ${op} answers other requests cannot be told (no harmless request of it exists)`;
+    try {
+      const r = await this.once(control);
+      if (r.kind === 'accepted' || r.kind === 'refused') return undefined;
+      return `${op} does not answer a control either (${r.status})`;
+    } catch (e) {
+      return `${op} does not answer a control either (${e instanceof TargetError ? e.exchange.error : (e as Error).message})`;
+    }
+  }
+
+  /** The harmless documented request of the interface, answered normally; asked at most once a second. */
+  private async answersHealthCheck(): Promise<boolean> {
     const health = this.options.health;
     if (!health) return true;
-    // Asked after every transport error: one look a second is enough.
     if (performance.now() - this.healthAt < 1000) return this.healthy;
+    this.askingHealth = true;
     try {
-      this.healthy = health.ok(await this.once({ ...health.request, label: 'is the target still answering?' }));
+      const r = await this.once({ ...health.request, label: 'is the target still answering?' });
+      this.healthy = (r.kind === 'accepted' || r.kind === 'refused') && health.ok(r);
     } catch {
       this.healthy = false;
+    } finally {
+      this.askingHealth = false;
     }
     this.healthAt = performance.now();
     return this.healthy;
+  }
+
+  /**
+   * A control for a request that got no answer: the same operation asked something any deployment answers at once.
+   * A read (GET) again, without its query; another method without credentials and without a body, which a secured
+   * operation, or one that needs a body, must refuse: any answer of the API shows the operation still answers. An
+   * unsecured operation that needs no body has no such request (it could be a write): none.
+   */
+  private controlOf(ex: Exchange): RequestSpec | undefined {
+    const op = this.options.spec?.operations.find((o) => o.key === ex.operation);
+    const path = ex.requestPath ?? new URL(ex.request.url).pathname;
+    const label = `control: does ${ex.operation} still answer?`;
+    if (ex.request.method === 'GET' || ex.request.method === 'HEAD') {
+      return { method: ex.request.method, path, authenticate: Boolean(ex.beforeAuthentication), ...(ex.beforeAuthentication?.credential ? { credential: ex.beforeAuthentication.credential } : {}), label };
+    }
+    if (!op || (op.security.length === 0 && !op.requestBodyRequired)) return undefined;
+    return { method: ex.request.method, path, authenticate: false, label };
+  }
+
+  /**
+   * Counts a troubled exchange of the target; at GIVE_UP_AFTER in a row it asks the harmless documented request:
+   * troubled too, the whole target is given up (every later request fails at once, named by the cause); answered,
+   * only the operation that keeps being troubled is.
+   */
+  private async noteTrouble(op: string | undefined, kind: TroubleKind): Promise<void> {
+    const origin = this.base.origin;
+    const due = trouble.troubled(origin, op, kind);
+    if (this.askingHealth || (!due.origin && !due.operation)) return;
+    if (!this.options.health) {
+      // Nothing to ask: troubled this many times in a row, the target is taken to be down.
+      if (due.origin) trouble.giveUp(origin, 'the client has no harmless request to ask it');
+      return;
+    }
+    this.healthAt = -Infinity;
+    if (!(await this.answersHealthCheck())) {
+      trouble.giveUp(origin, `its harmless documented request (${this.options.health.request.method} ${this.options.health.request.path.split('?')[0]}) was not answered normally either`);
+      return;
+    }
+    trouble.healthy(origin);
+    if (due.operation && op) trouble.giveUpOn(origin, op);
   }
 
   /** What the authentication step is given; a check that logs in itself uses the same. */
@@ -303,9 +380,9 @@ export class Client {
     const op = this.options.spec ? matchOperation(this.options.spec, spec.method, pathname).op : undefined;
     exchange.operation = op?.key;
 
-    const silent = silence.count(origin);
-    if (silent >= GIVE_UP_AFTER) {
-      exchange.error = `not sent: the target stopped answering (the last ${silent} requests got no answer within ${timeoutMs} ms)`;
+    const cause = trouble.givenUp(this.base.origin) ?? trouble.givenUpOn(this.base.origin, op?.key);
+    if (cause) {
+      exchange.error = `not sent: ${cause}`;
       this.options.onExchange?.(exchange);
       throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange, 'given-up');
     }
@@ -336,19 +413,21 @@ export class Client {
       // An answer that began but could not finish in time: its socket is closed, and it is named as a slow body.
       if (late && res) release(res.body);
       const timedOut = late || err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '') || /timeout/i.test(err.message);
-      if (timedOut) silence.timedOut(origin);
+      const slowBody = late && headersAt !== undefined;
+      const kind = slowBody ? 'slow-body' : timedOut ? 'no-answer' : 'reset';
       exchange.durationMs = Math.round((performance.now() - sentAt) * 10) / 10;
-      exchange.error = late && headersAt !== undefined ? `answered ${res!.statusCode}, but the body did not finish within ${timeoutMs} ms` : timedOut ? `no answer within ${timeoutMs} ms` : `${err.code ?? err.name}: ${err.message}`;
+      exchange.error = slowBody ? `a slow body: answered ${res!.statusCode}, but the body did not finish within ${timeoutMs} ms` : timedOut ? `no answer within ${timeoutMs} ms` : `${troubleNamed('reset')} (${err.code ?? err.name}: ${err.message})`;
       this.options.onExchange?.(exchange);
-      throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange, timedOut ? 'no-answer' : 'broken');
+      await this.noteTrouble(op?.key, kind);
+      throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange, kind === 'reset' ? 'broken' : kind);
     } finally {
       deadline.clear();
     }
     // The answer has arrived: whatever the harness does with it from here (validation, recording, journaling) is the
     // harness's own doing, and an exception in it is never the target's deviation.
     try {
-      silence.answered(origin);
       const flatHeaders = flatten(res.headers);
+      const kind = answerKind({ status: res.statusCode, headers: flatHeaders }, { json: answersJson(op) });
       exchange.durationMs = Math.round((receivedAt - sentAt) * 10) / 10;
       exchange.response = { status: res.statusCode, headers: flatHeaders, body: cut(text) };
       // Parsed once, when first needed: by the spec's check, or by the check that reads reply.json.
@@ -375,9 +454,13 @@ export class Client {
       this.options.onExchange?.(exchange);
       // Every request to an operation that changes state is listed, also those sent to be refused: on a deployment that
       // wrongly accepts them, they were writes.
-      if (op?.write) this.options.onWrite?.(op, exchange, answerKind({ status: res.statusCode, headers: flatHeaders }));
+      if (op?.write) this.options.onWrite?.(op, exchange, kind);
+      // The API's own answers (a limit a check provoked among them) clear the trouble in a row; anything else counts.
+      if (kind === 'accepted' || kind === 'refused' || kind === 'informational' || (kind === 'throttled' && spec.provokesLimit)) trouble.answered(this.base.origin, op?.key);
+      else await this.noteTrouble(op?.key, kind as TroubleKind);
       return {
         status: res.statusCode,
+        kind,
         headers: flatHeaders,
         text,
         get json() {
@@ -393,6 +476,12 @@ export class Client {
       throw harnessErrorAfterAnswer(e, `${spec.method} ${url}`, res.statusCode, secrets);
     }
   }
+}
+
+/** Whether the operation's documented successes answer JSON: then a 2xx HTML page is not the API. */
+function answersJson(op: Operation | undefined): boolean {
+  if (!op) return false;
+  return Object.values(op.responses).some((r) => /^2/.test(r.status) && (r.contentTypes ?? (r.contentType ? [r.contentType] : [])).some((t) => /json/i.test(t)));
 }
 
 /** An exception of the harness's own after the target answered: the harness's error, with its stack, redacted. */

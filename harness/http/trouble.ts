@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ENV } from '../options.ts';
+
+/**
+ * Troubled exchanges in a row after which the client asks whether the target still answers at all: then it gives up
+ * on the whole target, or on the one operation that keeps being troubled.
+ */
+export const GIVE_UP_AFTER = 3;
+const MARKER_LOOK_MS = 250;
+
+/**
+ * What the environment may do to an exchange instead of letting the API answer it: no answer within the time-out, a
+ * connection closed or reset, a body that never ends, a throttle, a server error, a page that is not the API.
+ */
+export type TroubleKind = 'no-answer' | 'reset' | 'slow-body' | 'throttled' | 'server-error' | 'not-the-api';
+
+const NAMED: Record<TroubleKind, string> = {
+  'no-answer': 'no answer within the time-out',
+  reset: 'the connection closed or reset without an answer',
+  'slow-body': 'a slow body: the answer began, but its body did not finish within the time-out',
+  throttled: 'throttled (429)',
+  'server-error': 'a server error (5xx)',
+  'not-the-api': 'not the API answering (a redirect or an HTML page)',
+};
+
+/** A kind of trouble in a report's words. */
+export const troubleNamed = (kind: TroubleKind) => NAMED[kind];
+
+interface Run {
+  /** Troubled exchanges in a row, and their kinds. */
+  count: number;
+  kinds: Map<TroubleKind, number>;
+}
+
+/**
+ * Which targets and operations this run has given up on, and why, and when each operation last got an answer of the
+ * API. Playwright replaces a worker process after a failed test, so a target given up is also left in a file of this
+ * run (with its cause): a fresh worker then does not sit out the same trouble again.
+ */
+export class TroubleLog {
+  private readonly origins = new Map<string, Run>();
+  private readonly operations = new Map<string, Run>();
+  private readonly gaveUp = new Map<string, string>();
+  private readonly gaveUpOn = new Map<string, string>();
+  private readonly lastAnswer = new Map<string, number>();
+  /** The marker file per run and origin: asked before every request, so worked out once (reading the environment is slow). */
+  private readonly markers = new Map<string, string>();
+  private readonly lookedAt = new Map<string, number>();
+  private run?: { value: string | undefined; readAt: number };
+
+  private marker(origin: string): string | undefined {
+    // A process belongs to one run; the run id is read again at most once a second (the harness's own tests switch runs).
+    const now = Date.now();
+    if (!this.run || now - this.run.readAt > 1000) this.run = { value: process.env[ENV.runId], readAt: now };
+    const run = this.run.value;
+    if (!run) return undefined;
+    const key = `${run} ${origin}`;
+    let m = this.markers.get(key);
+    if (!m) {
+      m = path.join(os.tmpdir(), `conformance-silent-${run}-${createHash('sha1').update(origin).digest('hex').slice(0, 12)}`);
+      this.markers.set(key, m);
+    }
+    return m;
+  }
+
+  /** Why the whole target was given up (by this process or another of the run), or undefined while it is not. */
+  givenUp(origin: string): string | undefined {
+    const cause = this.gaveUp.get(origin);
+    if (cause) return cause;
+    // Another process's verdict is looked for at most every MARKER_LOOK_MS: a file-system call before every request
+    // cost more than the rest of the client's own work. A fresh process looks at its first request.
+    const now = performance.now();
+    if (now - (this.lookedAt.get(origin) ?? -Infinity) < MARKER_LOOK_MS) return undefined;
+    this.lookedAt.set(origin, now);
+    const m = this.marker(origin);
+    if (m && existsSync(m)) {
+      let found = 'the target stopped answering';
+      try {
+        found = readFileSync(m, 'utf8').trim() || found;
+      } catch {
+        // Removed as it was read: the run is ending.
+      }
+      this.gaveUp.set(origin, found);
+      return found;
+    }
+    return undefined;
+  }
+
+  /** Why this process gave up on one operation of the target, or undefined. */
+  givenUpOn(origin: string, operation: string | undefined): string | undefined {
+    return operation === undefined ? undefined : this.gaveUpOn.get(`${origin} ${operation}`);
+  }
+
+  /** The API answered (accepted or refused): the trouble in a row starts again, for the target and the operation. */
+  answered(origin: string, operation: string | undefined): void {
+    this.origins.delete(origin);
+    if (operation === undefined) return;
+    const key = `${origin} ${operation}`;
+    this.operations.delete(key);
+    this.lastAnswer.set(key, Date.now());
+  }
+
+  /** Whether the API answered the operation at or after `since` (epoch milliseconds). */
+  answeredSince(origin: string, operation: string, since: number): boolean {
+    return (this.lastAnswer.get(`${origin} ${operation}`) ?? -Infinity) >= since;
+  }
+
+  /** Counts a troubled exchange; says whether the target or the operation has now been troubled GIVE_UP_AFTER times in a row. */
+  troubled(origin: string, operation: string | undefined, kind: TroubleKind): { origin: boolean; operation: boolean } {
+    const bump = (map: Map<string, Run>, key: string) => {
+      const run = map.get(key) ?? { count: 0, kinds: new Map() };
+      run.count++;
+      run.kinds.set(kind, (run.kinds.get(kind) ?? 0) + 1);
+      map.set(key, run);
+      return run.count >= GIVE_UP_AFTER;
+    };
+    return { origin: bump(this.origins, origin), operation: operation === undefined ? false : bump(this.operations, `${origin} ${operation}`) };
+  }
+
+  /** The troubles in a row, in words: "throttled (429) 3 times". */
+  private describe(run: Run | undefined): string {
+    if (!run) return 'trouble';
+    return [...run.kinds].map(([k, n]) => `${NAMED[k]}${n > 1 ? ` ${n} times` : ''}`).join(', then ');
+  }
+
+  /** Gives up on the whole target, for every process of the run; returns the cause. */
+  giveUp(origin: string, health: string): string {
+    const cause = `the target stopped answering: ${this.describe(this.origins.get(origin))} in a row, and ${health}`;
+    this.gaveUp.set(origin, cause);
+    const m = this.marker(origin);
+    if (m) writeFileSync(m, cause);
+    return cause;
+  }
+
+  /** Gives up on one operation, in this process, while the target answers others; returns the cause. */
+  giveUpOn(origin: string, operation: string): string {
+    const key = `${origin} ${operation}`;
+    const cause = `${operation} stopped answering: ${this.describe(this.operations.get(key))} in a row, while the target answers other requests`;
+    this.gaveUpOn.set(key, cause);
+    return cause;
+  }
+
+  /** The target answers its harmless documented request: the troubles in a row were not the whole target's. */
+  healthy(origin: string): void {
+    this.origins.delete(origin);
+  }
+}
+
+/** Removes this run's markers (the runner calls it when the run ends). */
+export function forgetTrouble(run = process.env[ENV.runId]): void {
+  if (!run) return;
+  for (const f of readdirSync(os.tmpdir())) if (f.startsWith(`conformance-silent-${run}-`)) rmSync(path.join(os.tmpdir(), f), { force: true });
+}

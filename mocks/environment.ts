@@ -73,16 +73,31 @@ function operationMatcher(interfaceName: InterfaceName, settings: unknown): (met
   };
 }
 
-/** A proxy in front of `inner` that troubles what `trouble` names and passes everything else on as it came. */
-export async function troubleProxy(inner: RunningServer, trouble: Trouble, operationOf: (method: string, url: string) => string | undefined, host = '127.0.0.1'): Promise<RunningServer> {
+/** A reference behind a trouble: what reached it, for the self-test that sets the trouble to start after the probe. */
+export interface TroubledServer extends RunningServer {
+  /** Requests that reached the proxy so far (the reference's own back doors, /__reference/, aside). */
+  requests(): number;
+  /** The operations those requests were for (spec keys). */
+  operations(): string[];
+}
+
+/**
+ * A proxy in front of `inner` that troubles what `trouble` names and passes everything else on as it came. The
+ * trouble is read at every request: a caller holding it may move its start (`after`) while the proxy runs. The
+ * reference's own back doors (/__reference/: keys it issues, what it observed) are the test's, never troubled.
+ */
+export async function troubleProxy(inner: RunningServer, trouble: Trouble, operationOf: (method: string, url: string) => string | undefined, host = '127.0.0.1'): Promise<TroubledServer> {
   if (trouble.operation && !operationOf(...splitKey(trouble.operation))) throw new Error(`trouble on ${trouble.operation}: no operation of the spec is served there`);
   const to = new URL(inner.url);
   let seen = 0;
+  const ops = new Set<string>();
   const drips = new Set<NodeJS.Timeout>();
   const troubled = (req: http.IncomingMessage) => {
+    if ((req.url ?? '').includes('/__reference/')) return false;
     seen++;
-    if (seen <= (trouble.after ?? 0)) return false;
     const op = operationOf(req.method ?? 'GET', req.url ?? '/');
+    if (op) ops.add(op);
+    if (seen <= (trouble.after ?? 0)) return false;
     if (op && trouble.spare?.includes(op)) return false;
     return !trouble.operation || op === trouble.operation;
   };
@@ -131,6 +146,8 @@ export async function troubleProxy(inner: RunningServer, trouble: Trouble, opera
   const outer = await listen(server, host, 0);
   return {
     url: outer.url,
+    requests: () => seen,
+    operations: () => [...ops],
     close: async () => {
       for (const t of drips) clearTimeout(t);
       await outer.close();

@@ -10,8 +10,6 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AFTER_RUN_HELP, AFTER_RUN_OPTIONS, failureBlocks, finalLine, finishRun, prepareAfterRun } from '../harness/after-run.ts';
-import { closeAgents } from '../harness/http/client.ts';
-import { clientFor } from '../harness/http/client-for.ts';
 import { ENV, depthFactor, parseShard } from '../harness/options.ts';
 import { PLANNED_TESTS_ENV, writePlannedTests } from '../harness/planned-tests.ts';
 import { applyReadings, parseReadings } from '../harness/readings.ts';
@@ -25,7 +23,7 @@ import { LATEST, freshRunDir, linkLatest } from '../harness/reporter/run-dir.ts'
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
 import { credentialVariables, interfacesInScope, missingCredentials, mountedUrl, secretsFor } from '../harness/targets.ts';
-import { PROBE_BLOCK, freshAddress } from '../harness/identity.ts';
+import { probeTarget } from '../harness/probe.ts';
 import { checksListing, selectedChecks } from '../harness/generic/checks.ts';
 import { readRecording } from '../harness/diff/recording.ts';
 import { compareWithBaseline, diffGateOptions } from './compare-targets.ts';
@@ -315,28 +313,16 @@ async function run(argv: string[]): Promise<number> {
    * prefix ends the run here, in seconds, with its cause, instead of as a report full of false verdicts.
    */
   async function probeLiveTargets(): Promise<void> {
+    // Every target is probed, so that one run names every cause at once.
+    const problems: string[] = [];
     for (const name of scope) {
       const entry = profile.interfaces[name]!;
       if (!entry.baseUrl) continue;
-      const secrets = secretsFor(profile, name);
       const descriptor = descriptorOf(name);
-      const probe = descriptor.probe({ profile, settings: entry.settings, secrets, credentialEnv: credentialVariables(name, entry.credentials), credentials: entry.credentials, address: () => freshAddress(PROBE_BLOCK) });
-      const client = clientFor({ profile, interfaceName: name, baseUrl: mountedUrl(name, entry.baseUrl, entry.settings), secrets, authenticate: descriptorOf(name).authenticate, purpose: 'probe', live: true });
-      let problem: string | undefined;
-      for (const p of [probe, ...(probe.credentials ?? [])]) {
-        try {
-          problem = p.judge(await client.send(p.request));
-        } catch (e) {
-          problem = (e as Error).message;
-        }
-        if (problem) break;
-      }
-      if (problem) {
-        await closeAgents();
-        cannotRun(`target ${name} at ${entry.baseUrl} is not the API, or not ready: ${secrets.redact(problem)}`);
-      }
+      const problem = await probeTarget({ profile, name, probe: descriptor.probe, authenticate: descriptor.authenticate });
+      if (problem) problems.push(`target ${name} at ${entry.baseUrl} is not the API, or not ready: ${problem}`);
     }
-    await closeAgents();
+    if (problems.length) cannotRun(problems.join('\n'));
   }
 
   function list(): void {

@@ -86,14 +86,14 @@ export async function deployTemplate(names: readonly InterfaceName[], dir: strin
 }
 
 /** A made-up value for each credential variable the template names (a key pool's members included). */
-function madeUp(credentials: unknown, out: Record<string, string> = {}): Record<string, string> {
+export function madeUp(credentials: unknown, out: Record<string, string> = {}): Record<string, string> {
   if (typeof credentials === 'string') out[credentials] = `Template-${credentials}-${randomBytes(9).toString('base64url')}`;
   else if (credentials && typeof credentials === 'object') for (const [k, v] of Object.entries(credentials)) if (k !== 'type') madeUp(v, out);
   return out;
 }
 
 /** The template's key pool registered on the exchange reference: each variable holds what the reference issued. */
-async function registerPool(url: string, credentials: unknown): Promise<Record<string, string>> {
+export async function registerPool(url: string, credentials: unknown): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const key of (credentials as { keys: Array<Record<string, string>> }).keys) {
     if (key.type === 'hmac') {

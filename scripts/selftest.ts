@@ -31,6 +31,7 @@ import { faultsMeetingOpenPoints, readingLanes, tagsOf } from './selftest-readin
 import { deployTemplate, type TemplateDeployment } from './selftest-template.ts';
 import { BatchSlot } from './selftest-batches.ts';
 import { readingsDiffProblem } from './selftest-diff.ts';
+import { deployBehindTrouble, environmentRuns, judgeEnvironment, probeOperations, type EnvironmentRun } from './selftest-environment.ts';
 
 const { values } = parseArgs({
   options: {
@@ -47,6 +48,9 @@ const { values } = parseArgs({
     // Each run's CPU time (user + system, its processes together) beside its wall time: the self-test is bound by
     // the machine's cores, so CPU time is what a change to the runs costs. Through GNU time (/usr/bin/time).
     cpu: { type: 'boolean' },
+    // The environment runs (scripts/selftest-environment.ts): 'sample' rotates the one-operation runs by seed, 'all'
+    // troubles every operation in turn, 'none' leaves them out.
+    environment: { type: 'string', default: 'sample' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -64,6 +68,8 @@ pair a suite claims must be made to fail by some fault.
   --no-browser       skip the browser check of the HTML report
   --list             print the runs it would make, and make none
   --cpu              measure each run's CPU time, each run in a process of its own (needs /usr/bin/time)
+  --environment E    the runs behind environment trouble (a throttle, a 503, resets, a slow body): sample (default:
+                     every kind whole-target, one operation per interface chosen by seed), all (every operation), none
   -h, --help         this text`);
   process.exit(0);
 }
@@ -104,7 +110,7 @@ interface Run {
   long?: boolean;
   /** The seeded faults of the run (one per interface), or none for a valid configuration. */
   faults: Array<{ interfaceName: string; fault: Fault }>;
-  judge: (code: number, summary: RunSummary | undefined) => { problem?: string; proves?: Pair[] };
+  judge: (code: number, summary: RunSummary | undefined, output: string) => { problem?: string; proves?: Pair[] };
   /** Starts what the run targets outside the harness (a live-style deployment): its profile goes first in the args. */
   prepare?: (dir: string) => Promise<TemplateDeployment>;
 }
@@ -181,6 +187,28 @@ for (const lane of readingLanes(covered.map((d) => d.name), (name, id) => claime
   });
 }
 runs.push(...faultRuns());
+// Each correct reference behind trouble of its environment: no verdict taken from the trouble (scripts/selftest-environment.ts).
+if (!['sample', 'all', 'none'].includes(values.environment!)) {
+  console.error(`self-test: --environment ${values.environment}: sample, all or none`);
+  process.exit(2);
+}
+if (values.environment !== 'none') {
+  const names = covered.map((d) => d.name as InterfaceName);
+  for (const e of environmentRuns(names, Number(values.seed), values.environment === 'all', probeOperations)) {
+    runs.push({
+      name: e.name,
+      args: ['--strict', '--depth', 'quick', '--workers', '1', ...(e.shape === 'one-operation' ? ['--grep', operationTags(e)] : [])],
+      faults: [],
+      prepare: (dir) => deployBehindTrouble(names, e, path.join(dir, 'deployment')),
+      judge: (code, s, output) => ({ problem: judgeEnvironment(e, names, code, s, output) }),
+    });
+  }
+}
+
+/** The tests a one-operation run needs: those of the requirements of each troubled operation, generic ones included. */
+function operationTags(e: EnvironmentRun): string {
+  return tagsOf(Object.entries(e.operations).flatMap(([name, op]) => loadSpec(name as InterfaceName).requirements.filter((r) => !r.operations || r.operations.includes(op!)).map((r) => r.id)));
+}
 // A fault whose requirements meet an open point must be caught in the other readings too (but for the points its
 // catalogue entry keeps at their default: a fault a reading makes unobservable, say).
 const meets = faultsMeetingOpenPoints();
@@ -374,7 +402,7 @@ async function execute(run: Run, slot: BatchSlot | undefined): Promise<{ run: Ru
   const cpu = cpuFile ? cpuSeconds(cpuFile) : undefined;
   const file = path.join(reportDir, 'summary.json');
   const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunSummary) : undefined;
-  const verdict = run.judge(code, summary);
+  const verdict = run.judge(code, summary, output);
   let problem = verdict.problem;
   if (summary && !problem) {
     const junit = path.join(reportDir, 'junit-requirements.xml');

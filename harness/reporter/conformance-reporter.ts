@@ -13,6 +13,7 @@ import { loadSpec } from '../spec/load.ts';
 import type { LoadedSpec, OpenPoint } from '../spec/types.ts';
 import { credentialVariables, publishedTargets, secretsFor, type Target } from '../targets.ts';
 import { curlOf } from '../http/curl.ts';
+import { statusKind } from '../answers.ts';
 import { toHar } from './har.ts';
 import { ANNOTATION, idsOfTags, type Evidence, type SeenReading, type Verdict } from '../verdicts.ts';
 import type { WriteRecord } from '../writes.ts';
@@ -285,7 +286,10 @@ export default class ConformanceReporter implements Reporter {
         return statuses.has(Number(d));
       };
       const unseen = documented.filter((d) => !seen(d));
-      return { operation: op.key, exercised: statuses.size > 0, statuses: [...statuses].sort((a, b) => a - b), unseen, tests: [...tests] };
+      // Reached only where the API answered: a throttle, a server error, a redirect or no answer at all is the
+      // environment's, and a request that met nothing else exercised nothing of the operation.
+      const exercised = [...statuses].some((s) => statusKind(s) === 'accepted' || statusKind(s) === 'refused');
+      return { operation: op.key, exercised, statuses: [...statuses].sort((a, b) => a - b), unseen, tests: [...tests] };
     });
   }
 

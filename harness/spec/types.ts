@@ -14,6 +14,12 @@ export interface Requirement {
   /** Derived by the harness from the spec rather than written in it. */
   generic?: boolean;
   /**
+   * The answer statuses the requirement is about (chat's 429 body and headers): where something in front of the target
+   * gives one (a gateway's 429), the requirement judges it as the target's. Every other requirement takes such an
+   * answer for the environment's trouble, never for a verdict (harness/answers.ts).
+   */
+  statuses?: number[];
+  /**
    * A group of requirements that one check or one profile switch treats together (the configuration saves, the proxy
    * users): suites and scopes take the group from the spec (`groupOf`) instead of listing its ids again.
    */

@@ -15,6 +15,28 @@ export const faults = [
     undecided: ['B-USER-AUTH'],
   },
   {
+    name: 'admin-token-refused',
+    description:
+      'Checks the admin token against a key store it can no longer reach, so the right token is refused (401) like any other: a request without a token, or with the user token, is refused, but so is its control, so the refusal checks of the admin endpoints must not pass.',
+    violates: [],
+    undecided: ['B-AUTH-ADMIN', 'B-GEN-ROLE', 'B-PLAYLIST-ONE-VARIANT'],
+  },
+  {
+    name: 'status-forbidden',
+    description:
+      'Puts GET /api/v1/status behind a permission of its own that the admin token was never given (403): the endpoints that must not exist with the user UI and the library off are refused, but so is the admin read that is their control, so those checks must not pass.',
+    violates: ['B-STATUS'],
+    undecided: ['B-USER-UI-OFF', 'B-LIBRARY-DISABLED'],
+    profile: 'reference-stream-switched-off.yaml',
+  },
+  {
+    name: 'update-shutting-down',
+    description:
+      'Closed its playlist updater\'s queue as for a shutdown that never came: every update is answered the document\'s 503 "server shutting down". A documented 5xx is no defect (GEN-NO-5XX does not fail), and none of the update rules can be judged in that state.',
+    violates: [],
+    undecided: ['B-UPDATE-ACCEPTED', 'B-UPDATE-COLLAPSED', 'B-UPDATE-INVALID'],
+  },
+  {
     name: 'save-not-atomic',
     description:
       'Checks If-Match, then awaits a backup copy of the old file before writing the new one, so concurrent saves carrying the same revision all pass the check and all answer 200.',
@@ -192,13 +214,13 @@ export const faults = [
     name: 'user-ui-ignored',
     description: 'Registers the self-service endpoints although user_ui_enabled is false; their user-token guard is set up with the user UI only, so they answer without any token.',
     violates: ['B-USER-UI-OFF'],
-    profile: 'reference-stream-user-ui-off.yaml',
+    profile: 'reference-stream-switched-off.yaml',
   },
   {
     name: 'library-disabled-scans',
     description: 'Starts a library scan (202) although library.enabled is false: the scan route is registered unconditionally.',
     violates: ['B-LIBRARY-DISABLED'],
-    profile: 'reference-stream-library-off.yaml',
+    profile: 'reference-stream-switched-off.yaml',
   },
 
   // Web player
@@ -267,11 +289,25 @@ export const faults = [
   {
     name: 'geoip-500',
     description: 'Answers the GeoIP update with a server error instead of 200 or 400.',
+    // A 5xx is never a verdict on the rule at hand: GEN-NO-5XX fails, and B-GEOIP is left undecided.
+    violates: ['B-GEN-NO-5XX'],
+    undecided: ['B-GEOIP'],
+  },
+  {
+    name: 'geoip-202',
+    description: 'Starts the GeoIP download in the background and answers 202 Accepted at once, instead of 200 or 400.',
     violates: ['B-GEOIP'],
   },
   {
     name: 'library-status-500',
     description: 'Answers the library status with a server error.',
+    // A 5xx is never a verdict on the rule at hand: GEN-NO-5XX fails, and B-LIBRARY-STATUS is left undecided.
+    violates: ['B-GEN-NO-5XX'],
+    undecided: ['B-LIBRARY-STATUS'],
+  },
+  {
+    name: 'library-status-text',
+    description: 'Answers the library status as a word of plain text ("idle", "scanning"), as a status page for people would, instead of JSON.',
     violates: ['B-LIBRARY-STATUS'],
   },
   {

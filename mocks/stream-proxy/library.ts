@@ -38,6 +38,8 @@ export class Library {
   /** `otherShape`: the other-shapes reading of B-NS-RESPONSE-BODIES. */
   status(otherShape = false): Reply {
     if (this.on('library-status-500')) return fail(500, 'The library index could not be read.');
+    // The fault: the state as a word of plain text, as a status page for people would show it.
+    if (this.on('library-status-text')) return { status: 200, text: this.scanning ? 'scanning\n' : 'idle\n', headers: { 'content-type': 'text/plain; charset=utf-8' } };
     const { movies, series, episodes } = this.items;
     if (otherShape) return ok({ state: this.scanning ? 'scanning' : 'idle', lastScanAt: this.lastScan, counts: [{ kind: 'movie', count: movies }, { kind: 'series', count: series }, { kind: 'episode', count: episodes }] });
     return ok({ scanning: this.scanning, last_scan: this.lastScan, items: { movies, series, episodes, total: movies + series + episodes } });

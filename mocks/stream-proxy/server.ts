@@ -185,6 +185,9 @@ export async function start(options: StartOptions): Promise<StreamProxyServer> {
   const listing = (kind: PlaylistKind) => withJson((body, req) => playlists.listing(kind, body, { origin: originOf(req), query: queryOf(req) }));
 
   const update: Handler = async (req) => {
+    // The fault: the updater's queue was closed as for a shutdown that never came; every update gets the document's
+    // "503 server shutting down".
+    if (on('update-shutting-down')) return fail(503, 'The server is shutting down.');
     // While an update is pending any request is 202, so a body that does not parse is not refused before that (unless
     // the body-first reading of B-NS-UPDATE-ORDER checks it first).
     const parsed = await jsonBody(req);
@@ -230,6 +233,8 @@ export async function start(options: StartOptions): Promise<StreamProxyServer> {
   // ---- the rest ------------------------------------------------------------------------------------------------
 
   const status: Handler = () => {
+    // The fault: the status sits behind a permission of its own that the admin token was never given.
+    if (on('status-forbidden')) return fail(403, 'Viewing the server status needs the metrics permission.');
     const uptime = Math.floor((Date.now() - startedAt) / 1000);
     const state = otherShapes
       ? {
@@ -257,6 +262,8 @@ export async function start(options: StartOptions): Promise<StreamProxyServer> {
 
   const geoip: Handler = async () => {
     if (on('geoip-500')) return fail(500, 'GeoIP update crashed.');
+    // The fault: the download started in the background and answered at once, as a job queue would.
+    if (on('geoip-202')) return ok({ started: true }, 202);
     if (reading('B-NS-GEOIP-UPDATE') === 'enabled-downloads') {
       // The database is downloaded before the answer (the reference waits as long instead).
       await new Promise((resolve) => setTimeout(resolve, reference.geoipMs ?? GEOIP_MS));

@@ -7,6 +7,7 @@
 import type { AuthenticationContext, RequestSpec } from '../../harness/http/client.ts';
 import type { Secrets } from '../../harness/secrets.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
+import { accepted } from '../../harness/answers.ts';
 import { getAt } from '../../harness/json-pointer.ts';
 import type { StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
 
@@ -23,8 +24,9 @@ async function loginToken(who: 'admin' | 'user', login: Login, secrets: Secrets,
   }
   const json = Object.fromEntries(Object.entries(login.json).map(([k, v]) => [k, secrets.expand(v)]));
   const r = await ctx.send({ method: login.method, path: login.path, ...(login.method === 'POST' ? { json } : {}), label: `${who} login` });
-  const token = getAt(r.json, login.tokenPointer);
-  if (r.status !== 200 || typeof token !== 'string' || !token) {
+  // A throttled or failing login is thrown as such (accepted() names it); a refusal, or no token, is the profile's to fix.
+  const token = accepted(r, `the ${who} login (${login.method} ${login.path})`) ? getAt(r.json, login.tokenPointer) : undefined;
+  if (typeof token !== 'string' || !token) {
     throw new Inconclusive(`the ${who} login (${login.method} ${login.path}) was answered ${r.status}: the checks that need its token cannot judge; check the profile's ${who}Login and credentials`);
   }
   secrets.add(`${who}Token`, token);

@@ -10,9 +10,8 @@ import { defineGenericChecks, specRequest, type GenericContext, type OperationSo
 import { test } from './test.ts';
 import type { Prepared } from '../../harness/generic/request-checks.ts';
 import type { RequestSpec } from '../../harness/http/client.ts';
-import { Inconclusive } from '../../harness/verdicts.ts';
 import type { Operation } from '../../harness/spec/types.ts';
-import { isAccepted } from '../../harness/answers.ts';
+import { needAccepted } from '../../harness/answers.ts';
 import { guard, type Guard } from './config-guard.ts';
 import { DOCS, SAVE, makeProxy, resourceFromListing, type Doc } from './proxy.ts';
 import { providerFor } from './provider.ts';
@@ -63,7 +62,7 @@ async function streamSource(ctx: GenericContext): Promise<OperationSource> {
   const guardBouquet = async () => {
     if (bouquet) return bouquet;
     const now = await proxy.user({ method: 'GET', path: '/api/v1/user/playlist/bouquet', label: 'the bouquet as it is' });
-    if (now.status !== 200) throw new Inconclusive(`the user's bouquet could not be read (${now.status})`);
+    needAccepted(now, "the user's bouquet as it is", { why: 'it could not be journalled before a save' });
     const undo: BouquetUndo = (bouquet = { kind: 'bouquet', original: now.json ?? {}, sent: [] });
     ctx.writes.intend('POST /api/v1/user/playlist/bouquet', 'save the bouquet back as it was', undo, async () => {
       const outcome = await restoreBouquet(undo, (r) => proxy.user(r));
@@ -77,7 +76,7 @@ async function streamSource(ctx: GenericContext): Promise<OperationSource> {
     const username = ctx.identity.name('user');
     guardUser(username);
     const r = await proxy.admin({ method: 'POST', path: `/api/v1/user/${encodeURIComponent(target.name)}`, json: userBody(s, username, undefined), label: `create user ${username} to act on` });
-    if (!isAccepted(r)) throw new Inconclusive(`a user to act on could not be created (${r.status})`);
+    needAccepted(r, `create user ${username} to act on`, { why: 'an update or a delete of it cannot be sent' });
     return username;
   };
   const parsed = (r: RequestSpec): unknown => {

@@ -2,6 +2,7 @@ import { expectedMs } from '../../harness/budget.ts';
 import { defineSuite } from '../../harness/interface.ts';
 import { streamProxy } from '../../interfaces/stream-proxy/definition.ts';
 import { notTheApi } from '../../harness/probe.ts';
+import { showed } from '../../harness/answers.ts';
 import { authenticate } from './auth.ts';
 import { restoreWrite } from './restore.ts';
 import { streamScope } from './scope.ts';
@@ -18,8 +19,9 @@ export const suite = defineSuite(streamProxy, {
     const what = `GET /api/v1/config${s.webAuthEnabled ? ' with the admin token' : ''}`;
     return {
       request: { method: 'GET', path: '/api/v1/config', authenticate: true, label: 'probe' },
+      // A probe's judgement is a sighting: a refused token is named; a throttle, an error or a page is notTheApi's to name.
       judge: (reply) => {
-        if (reply.status === 401 || reply.status === 403) {
+        if (showed(reply, 401, 403)) {
           return `${what} was answered ${reply.status}: the target refused the admin token (${s.adminLogin ? 'settings.adminLogin' : `environment variable ${credentialEnv.adminToken ?? '?'}`})`;
         }
         return notTheApi(reply, what);
@@ -32,7 +34,7 @@ export const suite = defineSuite(streamProxy, {
                 request: { method: 'GET', path: '/api/v1/user/playlist/categories', authenticate: true, credential: 'user', label: 'probe: the user token' },
                 judge: (reply) => {
                   const with_ = 'GET /api/v1/user/playlist/categories with the user token';
-                  if (reply.status === 401 || reply.status === 403) return `${with_} was answered ${reply.status}: the target refused the user token (${s.userLogin ? 'settings.userLogin' : `environment variable ${credentialEnv.userToken}`})`;
+                  if (showed(reply, 401, 403)) return `${with_} was answered ${reply.status}: the target refused the user token (${s.userLogin ? 'settings.userLogin' : `environment variable ${credentialEnv.userToken}`})`;
                   return notTheApi(reply, with_);
                 },
               },

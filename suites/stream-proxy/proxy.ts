@@ -11,7 +11,7 @@ import type { Profile } from '../../harness/profile/types.ts';
 import type { Target } from '../../harness/targets.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
-import { isRefused } from '../../harness/answers.ts';
+import { accepted, judged, needAccepted } from '../../harness/answers.ts';
 import { ENV } from '../../harness/options.ts';
 import { getAt } from '../../harness/json-pointer.ts';
 import { isStated } from '../../harness/profile/load.ts';
@@ -118,7 +118,8 @@ export function makeProxy({ api, target, profile, identity }: ProxyContext): Pro
     live,
     stated: (setting) => isStated(profile, 'stream-proxy', setting),
     refusalOpen: (reply, o = {}) => {
-      if (!isRefused(reply)) return undefined;
+      // Only a refusal can rest on an open point; a throttle, a server error or a page not of the API is thrown here.
+      if (judged(reply) === 'accepted') return undefined;
       const open = [...(o.control ? [] : [EXTRAS]), ...(o.open ?? [])].filter((p) => !isStated(profile, 'stream-proxy', p.setting));
       if (open.length === 0) return undefined;
       return `answered ${reply.status}, a refusal that may rest on what the profile does not state: the target may want ${open.map((p) => `${p.what} (${p.point})`).join('; or ')}`;
@@ -127,10 +128,10 @@ export function makeProxy({ api, target, profile, identity }: ProxyContext): Pro
     user: (r) => api.send({ ...r, authenticate: true, credential: 'user' }),
     read: async (label = 'read the configuration') => {
       const config = await admin({ method: 'GET', path: '/api/v1/config', label: `${label}: GET /api/v1/config` });
+      // A read the check needs to go on: refused, it decides nothing (B-CONFIG-READ and B-APIPROXY-READ judge the reads).
+      needAccepted(config, `${label}: GET /api/v1/config`, { why: 'the configuration could not be read' });
       const apiProxy = await admin({ method: 'GET', path: '/api/v1/config/apiproxy', label: `${label}: GET /api/v1/config/apiproxy` });
-      if (config.status !== 200 || apiProxy.status !== 200) {
-        throw new Inconclusive(`the configuration could not be read (GET /api/v1/config ${config.status}, GET /api/v1/config/apiproxy ${apiProxy.status})`);
-      }
+      needAccepted(apiProxy, `${label}: GET /api/v1/config/apiproxy`, { why: 'the configuration could not be read' });
       const d = settings.documents;
       return {
         content: { main: getAt(config.json, d.main.inConfig), sources: getAt(config.json, d.sources.inConfig), apiProxy: apiProxy.json },
@@ -154,6 +155,8 @@ export function makeProxy({ api, target, profile, identity }: ProxyContext): Pro
 /** A resource identifier the server generated, from the first listing item that links one. */
 export async function resourceFromListing(proxy: Proxy): Promise<string | undefined> {
   const r = await proxy.admin({ method: 'POST', path: '/api/v1/playlist/live', json: { Target: proxy.settings.targets[0].id }, label: 'a listing, for a resource identifier' });
+  // A throttled or failing listing is thrown (no resource is "not carried" by an answer the API did not give).
+  if (!accepted(r, 'a listing, for a resource identifier')) return undefined;
   const m = /\/api\/v1\/playlist\/resource\/([^"?\s/]+)/.exec(r.text);
   return m ? decodeURIComponent(m[1]) : undefined;
 }

@@ -9,8 +9,8 @@ import type { RestoreContext } from '../../harness/interface.ts';
 import type { WriteJournal } from '../../harness/writes.ts';
 import { SAVE, revisionOf, type Doc } from './documents.ts';
 import { getAt } from '../../harness/json-pointer.ts';
+import { answerKind, answered, describeAnswer } from '../../harness/answers.ts';
 import type { StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
-
 
 export interface ConfigUndo {
   kind: 'config';
@@ -50,9 +50,21 @@ export type StreamUndo = ConfigUndo | UserUndo | BouquetUndo;
 
 type Send = (r: RequestSpec) => Promise<Reply>;
 
+/**
+ * The API's answer to a request of a restore, accepted or refused. Anything else (a throttle, a server error, a page
+ * that is not the API) says nothing of what the target holds: neither "restored" nor "nothing to restore". The restore
+ * fails, saying what could not be put back; the journal keeps the write, for `npm run restore` to undo later.
+ */
+function restoreAnswer(r: Reply, what: string, undone: string): 'accepted' | 'refused' {
+  const kind = answerKind(r);
+  if (kind === 'accepted' || kind === 'refused') return kind;
+  throw new Error(`${undone} could not be put back now: ${what} was answered ${describeAnswer(r)}; the write stays in the journal (npm run restore undoes it later)`);
+}
+
 async function current(send: Send, doc: Doc, inConfig: string): Promise<{ revision?: string; content: unknown }> {
+  const what = `GET ${doc === 'apiProxy' ? '/api/v1/config/apiproxy' : '/api/v1/config'}`;
   const r = await send({ method: 'GET', path: doc === 'apiProxy' ? '/api/v1/config/apiproxy' : '/api/v1/config', authenticate: true, label: `restore: the ${doc} document now` });
-  if (r.status !== 200) throw new Error(`the configuration could not be read (${r.status})`);
+  if (restoreAnswer(r, what, `the ${doc} document`) === 'refused') throw new Error(`the ${doc} document could not be put back: ${what} was refused (${r.status}); the write stays in the journal`);
   return { revision: revisionOf(r, doc), content: doc === 'apiProxy' ? r.json : getAt(r.json, inConfig) };
 }
 
@@ -66,9 +78,10 @@ export async function restoreConfig(undo: ConfigUndo, send: Send, settings: Stre
   }
   const s = SAVE[undo.doc];
   const r = await send({ method: s.method, path: s.path, json: withTargetSecrets(undo.original, content, undo.doc), headers: { 'If-Match': now }, authenticate: true, label: `restore: save ${undo.doc} back as it was` });
-  if (r.status === 409) return { conflict: `the ${undo.doc} document changed while it was being restored (409)` };
-  if (r.status !== 200) throw new Error(`saving ${undo.doc} back was answered ${r.status} ${r.text.slice(0, 200)}`);
-  return 'restored';
+  if (restoreAnswer(r, `saving ${undo.doc} back (${s.method} ${s.path})`, `the ${undo.doc} document`) === 'accepted') return 'restored';
+  // "409 changed on server": somebody saved it between the read and the save; it is theirs now.
+  if (answered(r, 409)) return { conflict: `the ${undo.doc} document changed while it was being restored (409)` };
+  throw new Error(`saving ${undo.doc} back was refused (${r.status}) ${r.text.slice(0, 200)}; the write stays in the journal`);
 }
 
 /**
@@ -93,20 +106,42 @@ export function withTargetSecrets(original: unknown, current: unknown, doc: stri
  */
 export async function restoreBouquet(undo: BouquetUndo, send: Send): Promise<'restored' | 'nothing' | { conflict: string }> {
   const now = await send({ method: 'GET', path: '/api/v1/user/playlist/bouquet', label: 'restore: the bouquet now' });
-  if (now.status !== 200) throw new Error(`the bouquet could not be read (${now.status})`);
+  if (restoreAnswer(now, 'GET /api/v1/user/playlist/bouquet', 'the bouquet') === 'refused') throw new Error(`the bouquet could not be put back: it could not be read (refused ${now.status}); the write stays in the journal`);
   if (contentHash(now.json) === contentHash(undo.original)) return 'nothing';
   if (!undo.sent.includes(contentHash(now.json))) return { conflict: 'the bouquet is not the one the harness saved: somebody changed it since; it is left as it is' };
-  const r = await send({ method: 'POST', path: '/api/v1/user/playlist/bouquet', json: undo.original, label: 'restore: save the bouquet back as it was' });
-  if (r.status !== 200) throw new Error(`saving the bouquet back was answered ${r.status} ${r.text.slice(0, 200)}`);
+  await saveBouquetBack(undo.original, send);
   return 'restored';
 }
 
+/** Saves the bouquet as it was (`send` carries the user token); anything but an acceptance fails, saying so. */
+export async function saveBouquetBack(original: unknown, send: Send): Promise<void> {
+  const r = await send({ method: 'POST', path: '/api/v1/user/playlist/bouquet', json: original, label: 'restore: save the bouquet back as it was' });
+  if (restoreAnswer(r, 'saving the bouquet back (POST /api/v1/user/playlist/bouquet)', 'the bouquet') === 'refused') {
+    throw new Error(`saving the bouquet back was refused (${r.status}) ${r.text.slice(0, 200)}; the write stays in the journal`);
+  }
+}
+
+/**
+ * Deletes the user from every target it may be in. Only an acceptance (deleted) or the document's own "400 not found in
+ * that target" says what a target holds; another refusal, a throttle or a server error leaves the user perhaps there:
+ * the restore fails, naming the targets, and the journal keeps it.
+ */
 export async function restoreUser(undo: UserUndo, send: Send): Promise<'restored' | 'nothing'> {
   let deleted = false;
+  const unknown: string[] = [];
   for (const t of undo.targets) {
-    const r = await send({ method: 'DELETE', path: `/api/v1/user/${encodeURIComponent(t)}/${encodeURIComponent(undo.username)}`, authenticate: true, label: `restore: delete user ${undo.username} from ${t}` });
-    if (r.status === 200) deleted = true;
+    try {
+      const r = await send({ method: 'DELETE', path: `/api/v1/user/${encodeURIComponent(t)}/${encodeURIComponent(undo.username)}`, authenticate: true, label: `restore: delete user ${undo.username} from ${t}` });
+      const kind = answerKind(r);
+      if (kind === 'accepted') deleted = true;
+      else if (kind === 'refused' && answered(r, 400)) continue;
+      else unknown.push(`${t} (answered ${describeAnswer(r)})`);
+    } catch (e) {
+      // No answer at all: the other targets are still tried, so that what can be deleted now is.
+      unknown.push(`${t} (${(e as Error).message})`);
+    }
   }
+  if (unknown.length) throw new Error(`user ${undo.username} may still be in ${unknown.join('; ')}: the write stays in the journal (npm run restore deletes it later)`);
   return deleted ? 'restored' : 'nothing';
 }
 

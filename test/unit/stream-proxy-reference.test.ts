@@ -430,6 +430,26 @@ describe('stream-proxy reference, seeded faults', () => {
     assert.match((await json.admin('GET', '/api/v1/config/batchContent/7')).headers.get('content-type') ?? '', /^application\/json/);
   });
 
+  test('the faults that refuse a control or answer trouble: admin-token-refused, status-forbidden, update-shutting-down, geoip-500, library-status-500', async () => {
+    const refusing = client(await reference({ fault: 'admin-token-refused' }));
+    assert.equal((await refusing.admin('GET', '/api/v1/status')).status, 401, 'the right admin token is refused too');
+    assert.equal((await refusing.user('GET', '/api/v1/user/playlist/categories')).status, 200, 'the user token still works');
+    const forbidden = client(await reference({ fault: 'status-forbidden' }));
+    assert.equal((await forbidden.admin('GET', '/api/v1/status')).status, 403);
+    assert.equal((await forbidden.admin('GET', '/api/v1/streams')).status, 200);
+    const closing = client(await reference({ fault: 'update-shutting-down' }));
+    assert.equal((await closing.admin('POST', '/api/v1/playlist/update', { body: [] })).status, 503);
+    assert.equal((await client(await reference({ fault: 'geoip-500' })).admin('GET', '/api/v1/geoip/update')).status, 500);
+    assert.equal((await client(await reference({ fault: 'library-status-500' })).admin('GET', '/api/v1/library/status')).status, 500);
+  });
+
+  test('geoip-202 and library-status-text answer what the document does not allow', async () => {
+    assert.equal((await client(await reference({ fault: 'geoip-202' })).admin('GET', '/api/v1/geoip/update')).status, 202);
+    const text = await client(await reference({ fault: 'library-status-text' })).admin('GET', '/api/v1/library/status');
+    assert.equal(text.status, 200);
+    assert.match(text.headers.get('content-type') ?? '', /^text\/plain/);
+  });
+
   test('the switched-off configurations\' faults: web-auth-always, user-ui-ignored, library-disabled-scans', async () => {
     const auth = client(await reference({ fault: 'web-auth-always', settings: { webAuthEnabled: false } }));
     assert.equal((await auth.bare('GET', '/api/v1/status')).status, 401);

@@ -88,16 +88,16 @@ const freshScratch = (name: string) => `${name}-${++scratchCounter}`;
 test.describe('configuration documents and their revisions', () => {
   test('GET /api/v1/config and GET /api/v1/config/apiproxy carry the revision headers', { tag: reqTags('B-CONFIG-READ', 'B-APIPROXY-READ') }, async ({ stream: proxy, verify, reading }) => {
     // The reads themselves are what these rules judge: a refusal breaks them, a throttle or a server error decides nothing.
-    const config = await proxy.admin({ method: 'GET', path: '/api/v1/config', label: 'the merged configuration' });
-    const apiProxy = await proxy.admin({ method: 'GET', path: '/api/v1/config/apiproxy', label: 'the api-proxy document' });
-    if (showed(config, 200)) recordRevisionReadings(config, reading);
-    await verify('B-CONFIG-READ', () => {
+    await verify('B-CONFIG-READ', async () => {
+      const config = await proxy.admin({ method: 'GET', path: '/api/v1/config', label: 'the merged configuration' });
+      if (showed(config, 200)) recordRevisionReadings(config, reading);
       mustAnswer(config, 200, 'GET /api/v1/config', { expected: '200 with one JSON object merging the three documents' });
       const missing = ['main', 'sources'].filter((d) => !revisionOf(config, d as Doc));
       if (!config.json || typeof config.json !== 'object' || Array.isArray(config.json)) throw deviation('GET /api/v1/config is not one JSON object', 'one JSON object merging the three documents', [config.exchange]);
       if (missing.length) throw new RequirementViolation('B-CONFIG-READ', `GET /api/v1/config has no ${missing.map((d) => REVISION_HEADER[d as Doc]).join(' nor ')}`, 'x-config-main-revision and x-config-sources-revision', [config.exchange]);
     });
-    await verify('B-APIPROXY-READ', () => {
+    await verify('B-APIPROXY-READ', async () => {
+      const apiProxy = await proxy.admin({ method: 'GET', path: '/api/v1/config/apiproxy', label: 'the api-proxy document' });
       mustAnswer(apiProxy, 200, 'GET /api/v1/config/apiproxy', { expected: '200 with the api-proxy document' });
       if (!apiProxy.json || typeof apiProxy.json !== 'object') throw deviation('GET /api/v1/config/apiproxy is not a JSON object', 'the api-proxy document', [apiProxy.exchange]);
       if (!revisionOf(apiProxy, 'apiProxy')) throw new RequirementViolation('B-APIPROXY-READ', 'GET /api/v1/config/apiproxy has no x-config-api-proxy-revision', 'x-config-api-proxy-revision', [apiProxy.exchange]);

@@ -1,6 +1,7 @@
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { providerFor } from './provider.ts';
 import { test, reqTags, deviation, NotTested, Inconclusive, RequirementViolation, type OpenSetting, type Proxy, type RecordReading } from './proxy.ts';
+import { beforeJudging } from './before-judging.ts';
 import { Undecided, answerKind, answered, isAccepted, judged, mustAnswer, mustBeRefused, refused, showed } from '../../harness/answers.ts';
 
 const LISTINGS = ['/api/v1/playlist/live', '/api/v1/playlist/vod', '/api/v1/playlist/series'];
@@ -173,17 +174,22 @@ test.describe('playlists, the programme guide, updates and the web player', () =
 
   /** What counting runs, and a refusal of invalid names beside its control, need: an update of valid names accepted. */
   const UPDATE_ACCEPTED = 'an update of valid target names accepted (202)';
-  test('playlist update: 202 at once and for rapid repeats, one run queued; invalid names 400 when none is pending', { tag: reqTags('B-UPDATE-ACCEPTED', 'B-UPDATE-COLLAPSED', 'B-UPDATE-INVALID') }, async ({ stream: proxy, verify, notApplicable, notTested, api, reading }) => {
+  test('playlist update: 202 at once and for rapid repeats, one run queued; invalid names 400 when none is pending', { tag: reqTags('B-UPDATE-ACCEPTED', 'B-UPDATE-COLLAPSED', 'B-UPDATE-INVALID') }, async ({ stream: proxy, verify, notApplicable, notTested, api, reading, recorder }) => {
     const ids = ['B-UPDATE-ACCEPTED', 'B-UPDATE-COLLAPSED', 'B-UPDATE-INVALID'];
     if (proxy.scope.requirements['B-UPDATE-ACCEPTED']) return ids.forEach((id) => notApplicable(id, proxy.scope.requirements[id]));
     // The runs are counted: no other check may queue one meanwhile.
     await proxy.exclusive('update-runs');
     const pending = pendingUpdates(proxy, api);
-    const observable = (await pending.runs()) !== undefined;
+    // Counting the runs before judges nothing: a target already given up on leaves the three rules undecided.
+    const start = await beforeJudging(ids, { recorder, api, what: 'before the playlist updates' }, async () => {
+      const observable = (await pending.runs()) !== undefined;
+      await pending.idle();
+      return { observable, before: await pending.runs() };
+    });
+    if (!start) return;
+    const { observable, before } = start;
     // Only the reference may offer a way to count the runs (the documented interface shows none); a live target is not asked.
     if (!proxy.live) reading('B-NS-DUPLICATE-UPDATE', observable ? 'reference-observation' : 'not-observable');
-    await pending.idle();
-    const before = await pending.runs();
     const names = [proxy.settings.targets[0].name];
     const replies: Reply[] = [];
     /** Whether an update of valid names was queued (202): what the other two rules need; a throttled or failing one decides nothing. */

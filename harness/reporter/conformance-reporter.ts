@@ -122,7 +122,7 @@ export default class ConformanceReporter implements Reporter {
     const strict = Boolean(process.env[ENV.strict]);
     const interfaces = targets.map((t) => this.interfaceResult(t, profile, strict));
     this.recordStartErrors(profile);
-    const exit = exitCodeOf(interfaces, strict, { interrupted: result.status === 'interrupted', broken: this.broken });
+    const exit = exitCodeOf(interfaces, strict, { interrupted: result.status === 'interrupted', broken: this.broken, grep: process.env[ENV.grep] || undefined });
     const summary: RunSummary = {
       schemaVersion: SUMMARY_SCHEMA_VERSION,
       runId: process.env[ENV.runId] ?? '',

@@ -30,7 +30,8 @@ export interface ConfigUndo {
 export function contentHash(value: unknown): string {
   const canonical = (v: unknown): unknown =>
     Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
-  return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
+  // A body that is no JSON at all (bad input of the generic checks, journalled before it is sent) has one too.
+  return createHash('sha256').update(JSON.stringify(canonical(value)) ?? 'undefined').digest('hex');
 }
 
 export interface UserUndo {

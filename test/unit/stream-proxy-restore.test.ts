@@ -86,3 +86,8 @@ test('a bouquet whose read or save back was throttled or failed is not restored'
     await assert.rejects(restoreBouquet(bouquetUndo(), target(reply(200, { json: { mine: 1 } }), answer).send), /the bouquet could not be put back now: saving the bouquet back/);
   }
 });
+
+test('a body that is no JSON at all has a content hash too: the generic checks journal their bad input before sending it', () => {
+  assert.match(contentHash(undefined), /^[0-9a-f]{64}$/);
+  assert.notEqual(contentHash(undefined), contentHash({}));
+});

@@ -6,7 +6,7 @@
  * before a request carrying it is sent.
  */
 import { Inconclusive } from '../../harness/verdicts.ts';
-import { isRefused } from '../../harness/answers.ts';
+import { answered, isAccepted, refused } from '../../harness/answers.ts';
 import { notTheApi } from '../../harness/probe.ts';
 import type { AuthenticationContext, Reply, RequestSpec } from '../../harness/http/client.ts';
 import { targetUrl } from '../../harness/http/client.ts';
@@ -144,13 +144,18 @@ export function loginRequest(settings: ExchangeSessionSettings, secrets: Secrets
   return keyType(secrets, key) === 'hmac' ? hmacLoginRequest(settings, secrets, key, { baseUrl }) : ecdsaLoginRequest(settings, secrets, key);
 }
 
-/** A login's answer, its token and authorizer registered as secrets of the key. */
+/**
+ * The session a login's answer opened, its token and authorizer registered as secrets of the key: only an acceptance
+ * carrying a token opens one (what it is otherwise, the caller judges).
+ */
 export function sessionOf(reply: Reply, secrets: Secrets, key: string): { token: string; authorizer: string } | undefined {
   const body = reply.json as { token?: unknown; authorizer?: unknown } | undefined;
-  if (reply.status !== 200 || typeof body?.token !== 'string' || !body.token) return undefined;
-  secrets.add(`${key}_token`, body.token);
-  if (typeof body.authorizer === 'string') secrets.add(`${key}_authorizer`, body.authorizer);
-  return { token: body.token, authorizer: typeof body.authorizer === 'string' ? body.authorizer : '' };
+  if (isAccepted(reply) && typeof body?.token === 'string' && body.token) {
+    secrets.add(`${key}_token`, body.token);
+    if (typeof body.authorizer === 'string') secrets.add(`${key}_authorizer`, body.authorizer);
+    return { token: body.token, authorizer: typeof body.authorizer === 'string' ? body.authorizer : '' };
+  }
+  return undefined;
 }
 
 export interface LoginOutcome {
@@ -183,8 +188,9 @@ export async function tryLogin(
       rememberForm(o.baseUrl, type, form);
       return { attempts, session, form };
     }
-    // Only a refusal can be about the form; a 5xx or a rate limit would answer every form alike.
-    if (!isRefused(reply)) break;
+    // Only a refusal can be about the form: an acceptance without a token would be the same in every form, and a
+    // throttle, a server error or a page that is not the API decides nothing (thrown, naming the login).
+    if (!refused(reply, `the login with ${key}`)) break;
   }
   return { attempts };
 }
@@ -246,13 +252,15 @@ async function staleSession(key: string, token: string, ctx: AuthenticationConte
   const cacheKey = sessionKeyOf(ctx, key);
   const now = sessions.get(cacheKey);
   if (now && now.token !== token) return true;
+  let read: Reply;
   try {
-    const read = await ctx.send({ method: 'GET', path: pathOf(ctx.settings as ExchangeSessionSettings, 'tradingAccounts'), headers: { Authorization: `Bearer ${token}` }, label: 'is the remembered session still valid? (trading accounts)' });
-    // Only a refusal of the token itself says it went stale: a read that throttles or breaks says nothing of it.
-    if (read.status !== 401 && read.status !== 403) return false;
+    read = await ctx.send({ method: 'GET', path: pathOf(ctx.settings as ExchangeSessionSettings, 'tradingAccounts'), headers: { Authorization: `Bearer ${token}` }, label: 'is the remembered session still valid? (trading accounts)' });
   } catch {
     return false;
   }
+  // Only a refusal of the token itself says it went stale. A read that decides nothing (a throttle, a server error)
+  // cannot tell a stale session from a refusal for another reason: thrown, it leaves the refused request undecided.
+  if (!answered(read, 401, 403)) return false;
   if (sessions.get(cacheKey)?.token === token) sessions.delete(cacheKey);
   return true;
 }

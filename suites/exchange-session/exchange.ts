@@ -12,7 +12,7 @@ import type { Secrets } from '../../harness/secrets.ts';
 import type { Target } from '../../harness/targets.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
-import { isRefused } from '../../harness/answers.ts';
+import { isAccepted, needAccepted, refused } from '../../harness/answers.ts';
 import { isStated } from '../../harness/profile/load.ts';
 import { pathOf, sessionFor, type KeyType } from './auth.ts';
 import { cancelCommand, orderCommand, type AccountId, type OrderSpec } from './commands.ts';
@@ -110,11 +110,13 @@ export function makeExchange({ api, secrets, identity, target, profile }: Exchan
     },
     accounts: async (k) => {
       const r = await api.send(authed(k, { method: 'GET', path: pathOf(settings, 'tradingAccounts'), label: 'trading accounts' }));
+      // A step the order checks need: a refusal leaves them inconclusive (A-ACCOUNTS-FIELDS judges the listing).
+      needAccepted(r, `the trading accounts of ${k}`, { why: 'the order checks need a trading account' });
       const list = Array.isArray(r.json) ? (r.json as Array<Record<string, unknown>>) : [];
       const ids = list
         .filter((a) => a && (typeof a.tradingAccountId === 'string' || typeof a.tradingAccountId === 'number'))
         .map((a) => ({ id: a.tradingAccountId as AccountId, rateLimitToken: a.rateLimitToken === undefined ? undefined : String(a.rateLimitToken) }));
-      if (r.status !== 200 || ids.length === 0) throw new Inconclusive(`the trading accounts of ${k} could not be read (answered ${r.status}): the order checks need one`);
+      if (ids.length === 0) throw new Inconclusive(`the trading accounts of ${k} list no account with a tradingAccountId: the order checks need one`);
       return ids;
     },
     read: (k, which, extra = {}) => api.send(authed(k, { method: 'GET', path: pathOf(settings, which), label: which, ...extra })),
@@ -124,7 +126,8 @@ export function makeExchange({ api, secrets, identity, target, profile }: Exchan
       else if (extra.nonce !== undefined) headers['BX-NONCE'] = String(extra.nonce);
       const body = extra.body !== undefined ? { body: extra.body, headers: { ...headers, 'content-type': 'application/json' } } : { json: orderCommand(settings, o), headers };
       const r = await api.send(authed(k, { method: 'POST', path: pathOf(settings, 'orders'), ...body, label: extra.label ?? `${o.tif} ${o.side} ${o.quantity} at ${o.price}` }));
-      if (r.status === 200) orderAccepted = true;
+      // Only noted: the check that sent it judges the answer (a throttle or a server error proves no form either).
+      if (isAccepted(r)) orderAccepted = true;
       return r;
     },
     lookup: (k, orderId, account) => {
@@ -142,7 +145,8 @@ export function makeExchange({ api, secrets, identity, target, profile }: Exchan
     },
     command: (o) => orderCommand(settings, o),
     formDoubt: (r) => {
-      if (orderAccepted || !isRefused(r)) return undefined;
+      // Only a refusal can rest on the form; what decides nothing is thrown (by refused) before any doubt.
+      if (orderAccepted || !refused(r, 'the order')) return undefined;
       const unstated = ORDER_FORM.filter((setting) => !isStated(profile, 'exchange-session', setting));
       if (unstated.length === 0) return undefined;
       return `a valid order was refused (${r.status} ${r.text.slice(0, 120)}) before any order of this test was accepted, and the profile leaves ${unstated.map((u) => `settings.${u}`).join(', ')} to the harness's defaults: the refusal may rest on them (state them to hold the target to it)`;

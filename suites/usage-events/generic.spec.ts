@@ -8,6 +8,7 @@ import { defineGenericChecks, specRequest, type GenericContext } from '../../har
 import { test } from './test.ts';
 import type { Operation } from '../../harness/spec/types.ts';
 import { isStated } from '../../harness/profile/load.ts';
+import { needAccepted } from '../../harness/answers.ts';
 import { freshCase, stretchesFor } from './events.ts';
 import { wire } from './model.ts';
 import { itemsOf } from './paging.ts';
@@ -23,6 +24,8 @@ defineGenericChecks(test, {
     const someEventId = async () => {
       if (listedId) return listedId;
       const r = await ctx.api.send({ method: 'GET', path: `/v1/events?${new URLSearchParams({ [settings.paging.limit]: '1' })}`, authenticate: true, label: 'an event to read by its id' });
+      // Only a list the API gave says there is no event to read; one refused or undecided says nothing of it.
+      needAccepted(r, 'the list of events (an id to read by)');
       const items = itemsOf(r.json, { paging: settings.paging, itemsStated: isStated(ctx.profile, 'usage-events', 'paging.items') });
       const id = Array.isArray(items) ? (items[0] as Record<string, unknown> | undefined)?.[settings.eventId] : undefined;
       listedId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;

@@ -7,8 +7,8 @@ import type { RequirementId } from '../../generated/usage-events.ts';
 import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
-import { Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
-import { isAccepted, isThrottled } from '../../harness/answers.ts';
+import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
+import { accepted } from '../../harness/answers.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { statisticsRows } from './answers.ts';
 import { UNITS, caseTag, eventBody } from './events.ts';
@@ -72,8 +72,8 @@ async function judgedOnceCaughtUp(usage: Usage, q: StatsQuery, label: string, mo
   let pause = 25;
   for (let attempts = 1; ; attempts++) {
     const reply = await usage.stats(q, `${label}${attempts > 1 ? ` (again, ${attempts})` : ''}`);
-    if (isThrottled(reply)) throw new Inconclusive(`${label} was throttled (429): the statistics cannot be read`);
-    if (!isAccepted(reply)) {
+    // A throttle or a server error is thrown (the statistics cannot be read); a refusal is the profile's to settle.
+    if (!accepted(reply, label)) {
       // What the request needs beyond the document is the profile's to state (D-NS-QUERY-NAMES, D-NS-REQUIRED-PARAMETERS).
       throw new NotTested(`the statistics request was refused (${reply.status} ${reply.text.slice(0, 200)}): check the query names of settings.query (meter ${JSON.stringify(usage.settings.query.meter)}, property ${JSON.stringify(usage.settings.query.aggregatedProperty)}) and settings.organizationId`);
     }
@@ -133,8 +133,7 @@ test.describe('statistics', () => {
     const meterIsEmpty = async (meterId: string, interval: Interval, range: { start: number; end: number }) => {
       const reply = await usage.stats({ meter: meterId, interval, aggregation: 'count', start: range.start, end: range.end }, `before ingesting: does meter ${meterId} count events from ${new Date(range.start).toISOString()} to ${new Date(range.end).toISOString()} already?`);
       const { rows } = rowsOf(usage, reply);
-      if (isThrottled(reply)) throw new Inconclusive('the statistics of an unused stretch of time were throttled (429)');
-      if (!isAccepted(reply) || !rows) {
+      if (!accepted(reply, 'the statistics of an unused stretch of time') || !rows) {
         throw new NotTested(`the statistics of an unused stretch of time could not be read (${reply.status} ${reply.text.slice(0, 200)}): check the query names of settings.query, settings.organizationId and settings.statisticsRows`);
       }
       return (rows as Array<{ value?: unknown }>).every((row) => row?.value === 0 || row?.value === null || row?.value === undefined);

@@ -11,7 +11,7 @@ import type { Reply } from '../../harness/http/client.ts';
 import { isStated } from '../../harness/profile/load.ts';
 import { eventually } from '../../harness/stateful.ts';
 import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
-import { answerKind, describeAnswer, isAccepted } from '../../harness/answers.ts';
+import { answerKind, describeAnswer, isAccepted, judged } from '../../harness/answers.ts';
 import { ingestMembers, type SeenReading } from './answers.ts';
 import { freshCase, stretchesFor, type FreshCase, type Stretches } from './events.ts';
 import { iso, wire, type Interval, type ListQuery, type ModelEvent, type Aggregation } from './model.ts';
@@ -217,6 +217,8 @@ export const test = base.extend<{ usage: Usage }>({
           : new Inconclusive(`events this check needs were answered ${describeAnswer(answer.reply)}: it cannot judge anything without them`),
       confirmRefusal: async (events, label) => {
         const again = await usage.ingest(events, `${label} (the control: the refused valid events alone)`);
+        // A control that decides nothing (a throttle, a server error) leaves the refusal undecided (thrown).
+        judged(again.reply, `${label} (the control)`);
         if (again.ok && (again.indexes?.length ?? 0) === 0) return;
         if (!stated('timeBase')) throw new NotTested(`${refusedValid(again.reply)}, alone as in their batch: they may lie where the target takes no events`);
       },

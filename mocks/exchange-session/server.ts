@@ -252,6 +252,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     const session = await authenticate(req, 'other');
     // The fault: the listing was left out of the session guard; without a valid session it lists no account, but answers.
     if (session instanceof Refusal) return on('accounts-open') ? ok([]) : session.reply();
+    // The fault: a permission no API key is given guards the listing.
+    if (on('accounts-refused')) return refuse('KEY_SCOPE', 'Listing trading accounts needs a permission of the web console.').reply();
     return accountsOf(session);
   };
 

@@ -72,7 +72,18 @@ export const faults = [
   {
     name: 'mixed-types-500',
     description: 'A value of another type than its property name already holds fails in the database, and the batch is answered 500 (a server error, not a refusal).',
-    violates: ['D-INGEST-PROPERTY-TYPES'],
+    // A 5xx fails GEN-NO-5XX wherever it shows; it says nothing of whether the values were stored as sent or refused.
+    violates: ['D-GEN-NO-5XX'],
+    undecided: ['D-INGEST-PROPERTY-TYPES'],
+  },
+  {
+    name: 'ingest-refused',
+    description: 'Ingestion is switched off for the organization (a plan flag read the wrong way round): every authenticated batch is refused 403, whatever it holds.',
+    // Nothing the document states is broken where the profile does not place the events in time (settings.timeBase): a
+    // deployment may refuse events it does not take. But the ingest with the token is the control of D-AUTH's ingest
+    // without one, and the sentinel after the batch of 101 that of its refusal: neither may pass.
+    violates: [],
+    undecided: ['D-AUTH', 'D-INGEST-LIMIT'],
   },
   {
     name: 'idempotency-ignored',

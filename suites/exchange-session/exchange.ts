@@ -52,6 +52,16 @@ export interface Exchange {
   formDoubt(r: Reply): string | undefined;
 }
 
+/**
+ * A step several checks of a test share (a session, a trading account), made by the first check that needs it and
+ * only then: where it fails (a throttle, an outage, a refused login), each check that needs it is undecided by the
+ * same error, instead of the test breaking before it judged anything.
+ */
+export function shared<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
 /** The settings that shape an order command and how it is sent: a refusal may rest on any the profile leaves unstated. */
 const ORDER_FORM = ['paths.orders', 'order.fields', 'order.constants', 'order.sides', 'order.numbersAsStrings', 'order.symbol', 'order.quantityStep', 'signedWrites'];
 

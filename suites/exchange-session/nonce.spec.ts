@@ -6,7 +6,7 @@ import { commandProperty, type Step } from '../../harness/stateful.ts';
 import { nextNonce, nowMicros, usedNonce } from './auth.ts';
 import { accepted, isAccepted } from '../../harness/answers.ts';
 import { mustBeRefused, undecidedWhy } from './answers.ts';
-import { test, reqTags, Inconclusive, NotTested, RequirementViolation, type AccountId, type Exchange } from './exchange.ts';
+import { test, reqTags, shared, Inconclusive, NotTested, RequirementViolation, type AccountId, type Exchange } from './exchange.ts';
 import { harmlessOrder } from './commands.ts';
 import { dayOf, dayOfSomeZone, nearEdge, nearMidnight, NonceModel, rangeOf, type Day } from './model.ts';
 import { stated } from './stated.ts';
@@ -17,9 +17,9 @@ const NONCE_CASES = 100;
 test.describe('nonce rules on authenticated writes', () => {
   test('a write without BX-NONCE is refused', { tag: reqTags('A-NONCE-REQUIRED') }, async ({ exchange: ex, verify, notApplicable }) => {
     if (!ex.scope.orders) return notApplicable('A-NONCE-REQUIRED', ex.scope.requirements['A-NONCE-REQUIRED']);
-    const key = await ex.sessionKey();
-    const [account] = await ex.accounts(key);
     await verify('A-NONCE-REQUIRED', async () => {
+      const key = await ex.sessionKey();
+      const [account] = await ex.accounts(key);
       const control = await ex.order(key, harmlessOrder(ex.settings, account.id), { label: 'the same order with a nonce (control)' });
       const r = await ex.order(key, harmlessOrder(ex.settings, account.id), { nonce: null, label: 'order without BX-NONCE' });
       mustBeRefused(r, 'A-NONCE-REQUIRED', 'an order without BX-NONCE', { control });
@@ -34,7 +34,7 @@ test.describe('nonce rules on authenticated writes', () => {
     fitTimeout(testInfo, { requests: NONCE_CASES * depthFactor() * 12 * 2 }, profile, !target.reference);
     // Live: one leased key for every case (the model starts above everything the key ever sent). Reference: a fresh
     // key per case, so that a deviation in one case cannot spill into the next.
-    const shared = ex.live ? await ex.sessionKey() : undefined;
+    const sharedKey = ex.live ? shared(() => ex.sessionKey()) : undefined;
     const steps = nonceSteps();
     await property(
       commandProperty<NonceModel, Real>({
@@ -44,10 +44,10 @@ test.describe('nonce rules on authenticated writes', () => {
         steps,
         maxSteps: 8,
         setup: async () => {
-          const key = shared ?? (await ex.sessionKey());
+          const key = sharedKey ? await sharedKey() : await ex.sessionKey();
           const day = await currentDay(ex, key);
           const [account] = await ex.accounts(key);
-          const base = shared ? nextNonce(key) : nowMicros();
+          const base = sharedKey ? nextNonce(key) : nowMicros();
           return { model: new NonceModel(day.start, day.end - 1n), real: { ex, key, account: account.id, base, unconfirmed: new Set<string>() } };
         },
       }),
@@ -56,9 +56,9 @@ test.describe('nonce rules on authenticated writes', () => {
 
   test('the same nonce sent on several connections at once is accepted at most once', { tag: reqTags('A-NONCE-CONCURRENT') }, async ({ exchange: ex, verify, notApplicable }) => {
     if (!ex.scope.orders) return notApplicable('A-NONCE-CONCURRENT', ex.scope.requirements['A-NONCE-CONCURRENT']);
-    const key = await ex.sessionKey();
-    const [account] = await ex.accounts(key);
     await verify('A-NONCE-CONCURRENT', async () => {
+      const key = await ex.sessionKey();
+      const [account] = await ex.accounts(key);
       let once = 0;
       const undecided: string[] = [];
       for (let round = 0; round < 4; round++) {

@@ -4,7 +4,7 @@ import { fitTimeout } from '../../harness/budget.ts';
 import { LimitBook, type Side, type TimeInForce } from '../../harness/models/limit-book.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { accepted } from '../../harness/answers.ts';
-import { test, reqTags, Inconclusive, NotTested, RequirementViolation, type Exchange, type OrderSpec } from './exchange.ts';
+import { test, reqTags, shared, Inconclusive, NotTested, RequirementViolation, type Exchange, type OrderSpec } from './exchange.ts';
 import type { RecordState } from './model.ts';
 import type { OrderUndo } from './restore.ts';
 import { acknowledged, ackReading, agrees, describe, recordReadings, settle, steps, TIF_REQUIREMENT, type Expected, type Observed, type Placed } from './records.ts';
@@ -33,12 +33,17 @@ test.describe('limit orders and their time in force', () => {
   test('orders priced far from the market: a GTC rests until cancelled, an IOC and a FOK are cancelled unfilled', { tag: reqTags(...ORDER_REQUIREMENTS) }, async ({ exchange: ex, verify, notApplicable, writes, reading }) => {
     for (const id of ORDER_REQUIREMENTS) if (ex.scope.requirements[id]) notApplicable(id, ex.scope.requirements[id]);
     if (!ex.scope.orders) return;
-    const key = await ex.sessionKey();
-    const [account] = await ex.accounts(key);
+    // The session and its trading account, made by the first check (a failure there undecides the checks, never breaks the test).
+    const session = shared(async () => {
+      const key = await ex.sessionKey();
+      const [account] = await ex.accounts(key);
+      return { key, account };
+    });
     const tifs: TimeInForce[] = ex.scope.requirements['A-TIF-GTC'] ? ['IOC', 'FOK'] : ['GTC', 'IOC', 'FOK'];
-    const far = (tif: TimeInForce): OrderSpec => ({ account: account.id, side: 'buy', price: ex.settings.order.farPrices.buy, quantity: ex.settings.order.quantityStep, tif });
     const placed = new Map<TimeInForce, Placed>();
     await verify('A-ORDER-ACK', async () => {
+      const { key, account } = await session();
+      const far = (tif: TimeInForce): OrderSpec => ({ account: account.id, side: 'buy', price: ex.settings.order.farPrices.buy, quantity: ex.settings.order.quantityStep, tif });
       for (const tif of tifs) {
         const ack = await ex.order(key, far(tif));
         const id = acknowledged(ex, ack);
@@ -65,6 +70,7 @@ test.describe('limit orders and their time in force', () => {
     const seen = new Map<TimeInForce, Observed>();
     await verify('A-ORDER-STATUS', async () => {
       if (placed.size === 0) throw new NotTested('no order was acknowledged with an orderId to look up');
+      const { key } = await session();
       for (const [tif, order] of placed) {
         const o = await settle(ex, key, order, expected[tif], settleMs(ex));
         recordSeen(reading, o);

@@ -3,17 +3,17 @@ import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Reply } from '../../harness/http/client.ts';
 import { mustBeRefused, pathDoubt, undecidedWhy } from './answers.ts';
 import { pathOf, sessionFor } from './auth.ts';
-import { test, reqTags, deviation, Inconclusive, NotTested, RequirementViolation } from './exchange.ts';
+import { test, reqTags, shared, deviation, Inconclusive, NotTested, RequirementViolation } from './exchange.ts';
 import { accepted, mustAccept, needAccepted, showed } from '../../harness/answers.ts';
 import { dayOf, dayOfSomeZone, nearEdge, nearMidnight, rangeIsDay, rangeOf } from './model.ts';
 import { stated } from './stated.ts';
 
 test.describe('sessions, trading accounts and the nonce range', () => {
   test('an authenticated request needs the login\'s token: none, a non-JWT and a foreign JWT are refused', { tag: reqTags('A-TOKEN-REQUIRED') }, async ({ exchange: ex, api, secrets, verify, reading }) => {
-    const key = await ex.sessionKey();
-    const { token } = await sessionFor(secrets, key, api.authenticationContext());
     const accounts = pathOf(ex.settings, 'tradingAccounts');
     await verify('A-TOKEN-REQUIRED', async () => {
+      const key = await ex.sessionKey();
+      const { token } = await sessionFor(secrets, key, api.authenticationContext());
       const control = await api.send({ method: 'GET', path: accounts, headers: { Authorization: `Bearer ${token}` }, label: "trading accounts with the login's token (control)" });
       needAccepted(control, "the trading accounts with the login's own token (the control)", { why: 'a refusal of the others would prove nothing' });
       const foreign = await foreignToken(token);
@@ -34,10 +34,10 @@ test.describe('sessions, trading accounts and the nonce range', () => {
 
   // Every response is validated against the spec as it arrives; this test also answers for that (GEN-SCHEMA, GEN-CONTENT-TYPE).
   test('trading accounts carry tradingAccountId and rateLimitToken; presenting that token breaks nothing', { tag: reqTags('A-ACCOUNTS-FIELDS', 'A-RATELIMIT-TOKEN', 'A-GEN-SCHEMA', 'A-GEN-CONTENT-TYPE') }, async ({ exchange: ex, verify, reading }) => {
-    const key = await ex.sessionKey();
+    const session = shared(() => ex.sessionKey());
     let tokenToPresent: string | undefined;
     await verify('A-ACCOUNTS-FIELDS', async () => {
-      const r = await ex.read(key, 'tradingAccounts');
+      const r = await ex.read(await session(), 'tradingAccounts');
       const doubt = pathDoubt(r, 'tradingAccounts');
       if (doubt) throw new NotTested(doubt);
       mustAccept(r, 'the trading accounts', { expected: '200 with an array of trading accounts' });
@@ -55,6 +55,7 @@ test.describe('sessions, trading accounts and the nonce range', () => {
     });
     const PRESENTED = 'the token presented on a read answered 200 without it (the control)';
     await verify('A-RATELIMIT-TOKEN', async (seen) => {
+      const key = await session();
       if (!tokenToPresent) throw new NotTested('no trading account gave a rateLimitToken to present');
       let presented = 0;
       const undecided: string[] = [];
@@ -76,8 +77,8 @@ test.describe('sessions, trading accounts and the nonce range', () => {
   });
 
   test('the nonce range is the current day in epoch microseconds', { tag: reqTags('A-NONCE-RANGE-DAY') }, async ({ exchange: ex, verify, reading }) => {
-    const key = await ex.sessionKey();
     await verify('A-NONCE-RANGE-DAY', async () => {
+      const key = await ex.sessionKey();
       const zone = ex.settings.nonceTimeZone;
       // Where the profile leaves the zone of "the current day" unstated, the day of any zone will do (A-NS-DAY).
       const anyZone = !stated('nonceTimeZone');

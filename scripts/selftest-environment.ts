@@ -82,6 +82,19 @@ export function environmentRuns(names: readonly InterfaceName[], seed: number, a
 type Entry = { baseUrl: string; credentials?: unknown; settings?: unknown };
 
 /**
+ * The deployments' own probes, one at a time: the self-test prepares several runs at once in one process, and each
+ * probe sets the credential variables (the same names in every run) and, when it ends, closes the process's shared
+ * HTTP agents (probeTarget); side by side, one probe read another run's keys or lost its connections
+ * ("UND_ERR_CLOSED: The client is closed"), and the run never started.
+ */
+let probing: Promise<unknown> = Promise.resolve();
+function oneProbeAtATime(probe: () => Promise<void>): Promise<void> {
+  const turn = probing.then(probe, probe);
+  probing = turn.catch(() => undefined);
+  return turn;
+}
+
+/**
  * Starts each interface's reference, as targets/reference.yaml configures it, behind the run's trouble, and writes a
  * live profile for it: the same settings and credentials, a base URL instead of `reference`. The trouble of the
  * "after the probe" shape starts once the run's own probe is through: the harness's probe is made once here against
@@ -123,14 +136,16 @@ export async function deployBehindTrouble(names: readonly InterfaceName[], run: 
         // The probe the run will make, made once now: the trouble starts after as many requests again.
         const file = path.join(dir, `probe-${name}.yaml`);
         writeFileSync(file, YAML.stringify({ ...profile, interfaces: { [name]: interfaces[name] } }));
-        const saved = { ...process.env };
-        Object.assign(process.env, env);
-        try {
-          const problem = await probeTarget({ profile: loadProfile(file), name, probe: d.probe, authenticate: d.authenticate });
-          if (problem) throw new Error(`${name} behind no trouble yet did not pass the probe: ${problem}`);
-        } finally {
-          for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
-        }
+        await oneProbeAtATime(async () => {
+          const saved = { ...process.env };
+          Object.assign(process.env, env);
+          try {
+            const problem = await probeTarget({ profile: loadProfile(file), name, probe: d.probe, authenticate: d.authenticate });
+            if (problem) throw new Error(`${name} behind no trouble yet did not pass the probe: ${problem}`);
+          } finally {
+            for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
+          }
+        });
         trouble.after = server.requests() * 2;
         if (run.shape === 'all-but-probe') {
           trouble.spare = server.operations();

@@ -6,7 +6,7 @@ import type { RequirementId } from '../../generated/exchange-session.ts';
 import { reqTags as tagsOf } from '../../harness/verdicts.ts';
 import { type Identity } from '../../harness/fixtures.ts';
 import { test as base } from './test.ts';
-import type { Client } from '../../harness/http/client.ts';
+import { TargetError, type Client } from '../../harness/http/client.ts';
 import type { Profile } from '../../harness/profile/types.ts';
 import type { Secrets } from '../../harness/secrets.ts';
 import type { Target } from '../../harness/targets.ts';
@@ -59,7 +59,21 @@ export interface Exchange {
  */
 export function shared<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
-  return () => (made ??= make());
+  return () => (made ??= setUp('a step the checks of this test share', make));
+}
+
+/**
+ * A request that sets the stage for a check (a login, the trading accounts) and got no answer is no evidence against
+ * the rule the check is on (a reset answers for its own operation's rule alone): it leaves the check undecided. An
+ * outage (the target given up) stays what it is.
+ */
+export async function setUp<T>(what: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (e instanceof TargetError && e.kind !== 'given-up') throw new Inconclusive(`${what} got no answer, so the check cannot go on: ${e.message}`);
+    throw e;
+  }
 }
 
 /** The settings that shape an order command and how it is sent: a refusal may rest on any the profile leaves unstated. */
@@ -102,24 +116,25 @@ export function makeExchange({ api, secrets, identity, target, profile }: Exchan
     live,
     key,
     sessionKey: async () => {
-      const refusals: string[] = [];
+      // A login of one kind refused, throttled or unanswered: the other kind is tried.
+      const troubles: string[] = [];
       for (const type of [...sessionTypes]) {
         const k = await key(type);
         if (!k) continue;
         try {
-          await sessionFor(secrets, k, api.authenticationContext());
+          await setUp(`the ${type.toUpperCase()} login with ${k}`, () => sessionFor(secrets, k, api.authenticationContext()));
           // The type that worked is tried first next time.
           sessionTypes.sort((a, b) => (a === type ? -1 : b === type ? 1 : 0));
           return k;
         } catch (e) {
           if (!(e instanceof Inconclusive)) throw e;
-          refusals.push(e.message);
+          troubles.push(e.message);
         }
       }
-      throw new Inconclusive(`no key could open a session: ${refusals.join('; ') || 'the profile lists no key that is free'}`);
+      throw new Inconclusive(`no key could open a session: ${troubles.join('; ') || 'the profile lists no key that is free'}`);
     },
     accounts: async (k) => {
-      const r = await api.send(authed(k, { method: 'GET', path: pathOf(settings, 'tradingAccounts'), label: 'trading accounts' }));
+      const r = await setUp(`the trading accounts of ${k}`, () => api.send(authed(k, { method: 'GET', path: pathOf(settings, 'tradingAccounts'), label: 'trading accounts' })));
       // A step the order checks need: a refusal leaves them inconclusive (A-ACCOUNTS-FIELDS judges the listing).
       needAccepted(r, `the trading accounts of ${k}`, { why: 'the order checks need a trading account' });
       const list = Array.isArray(r.json) ? (r.json as Array<Record<string, unknown>>) : [];

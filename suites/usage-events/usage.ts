@@ -7,7 +7,7 @@ import type { RequirementId } from '../../generated/usage-events.ts';
 import { reqTags as tagsOf } from '../../harness/verdicts.ts';
 import { NotTested } from '../../harness/fixtures.ts';
 import { test as base } from './test.ts';
-import type { Reply } from '../../harness/http/client.ts';
+import { TargetError, type Reply } from '../../harness/http/client.ts';
 import { isStated } from '../../harness/profile/load.ts';
 import { eventually } from '../../harness/stateful.ts';
 import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
@@ -204,7 +204,15 @@ export const test = base.extend<{ usage: Usage }>({
         return { reply, ok: isAccepted(reply), ...members, positionsStated: ingestNames.indexStated };
       },
       ingestNeeded: async (events, label) => {
-        const answer = await usage.ingest(events, label);
+        // Events a check needs are its stage, not what it judges: an ingest that got no answer leaves the check
+        // undecided (an outage, the target given up, stays what it is).
+        let answer: IngestAnswer;
+        try {
+          answer = await usage.ingest(events, label);
+        } catch (e) {
+          if (e instanceof TargetError && e.kind !== 'given-up') throw new Inconclusive(`events this check needs got no answer (${label}): ${e.message}`);
+          throw e;
+        }
         if (events.some((_, i) => !usage.took(answer, i))) throw usage.notTaken(answer);
         return answer;
       },

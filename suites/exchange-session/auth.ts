@@ -11,6 +11,7 @@ import { notTheApi } from '../../harness/probe.ts';
 import type { AuthenticationContext, Reply, RequestSpec } from '../../harness/http/client.ts';
 import { targetUrl } from '../../harness/http/client.ts';
 import type { Secrets } from '../../harness/secrets.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { ecdsaP256PublicKey, ecdsaP256Sign, hmacSign } from '../../harness/signing.ts';
@@ -201,6 +202,8 @@ export async function tryLogin(
 const sessions = new Map<string, { token: string; authorizer: string; at: number }>();
 /** Logins under way, per key: requests that need a session at once share one login (a second would revoke the first's token where a key holds one session). */
 const loggingIn = new Map<string, Promise<{ token: string; authorizer: string }>>();
+/** The logins the current chain of calls is inside (by session key): what a login's own requests lead to never waits for it. */
+const loginsUnderWay = new AsyncLocalStorage<ReadonlySet<string>>();
 const sessionKeyOf = (ctx: AuthenticationContext, key: string) => `${ctx.baseUrl} ${key}`;
 /** Logged in again well before the documented 24 hours run out. */
 const SESSION_REUSE_MS = 60 * 60 * 1000;
@@ -217,9 +220,14 @@ export async function sessionFor(secrets: Secrets, key: string, ctx: Authenticat
     secrets.add(`${key}_authorizer`, hit.authorizer);
     return { ...hit, remembered: true };
   }
-  let login = loggingIn.get(cacheKey);
+  // A request this very login led to (the client, troubled by the login's answer, asks its harmless request, which
+  // goes through this step with the same key) would wait for the login that waits for it: it logs in on its own.
+  const within = loginsUnderWay.getStore();
+  const ledToByIt = within?.has(cacheKey) ?? false;
+  const ownLogin = () => loginsUnderWay.run(new Set([...(within ?? []), cacheKey]), () => logIn(secrets, key, ctx));
+  let login = ledToByIt ? ownLogin() : loggingIn.get(cacheKey);
   if (!login) {
-    login = logIn(secrets, key, ctx).finally(() => loggingIn.delete(cacheKey));
+    login = ownLogin().finally(() => loggingIn.delete(cacheKey));
     loggingIn.set(cacheKey, login);
   }
   const session = await login;

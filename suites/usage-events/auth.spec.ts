@@ -2,12 +2,13 @@
  * "Header Authorization: Bearer <ACCESS_TOKEN>" on every operation: a request without the token, or with a wrong
  * one, is refused (the status is not shown: any 4xx, or the profile's refusalStatus). Each refused request is
  * otherwise one a conforming target accepts with the right token, and each counts only beside that control (the same
- * request with the token, accepted). An operation whose control is refused, or whose answers decide nothing (a
- * throttle, a server error), leaves the rule undecided; the others are still judged, and an acceptance without the
- * token breaks the rule wherever it shows.
+ * request with the token, accepted). An operation whose answers decide nothing (a throttle, a server error) leaves
+ * the rule inconclusive; one whose control is refused too is not tested (the harness made no request it takes), and
+ * all of them so is inconclusive. The others are still judged, and an acceptance without the token breaks the rule
+ * wherever it shows.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { accepted, mustBeRefused } from '../../harness/answers.ts';
+import { accepted, judged, mustBeRefused } from '../../harness/answers.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
 import { iso, wire } from './model.ts';
@@ -48,8 +49,9 @@ test('every operation refuses a request without the bearer token or with a wrong
     ];
     const wrong = `Bearer conformance-wrong-${randomBytes(12).toString('base64url')}`;
     const expected = s.refusalStatus === undefined ? 'a 4xx refusal' : `${s.refusalStatus} (settings.refusalStatus)`;
-    // Why an operation decided nothing: its control refused too, or an answer throttled or failing.
+    // Why an operation decided nothing (an answer throttled or failing), and the operations whose control was refused.
     const undecided: string[] = [];
+    const uncontrolled: string[] = [];
     const judging = (judge: () => void) => {
       try {
         judge();
@@ -64,21 +66,36 @@ test('every operation refuses a request without the bearer token or with a wrong
       for (const [how, authorization] of [['without a token', undefined], ['with a wrong token', wrong]] as const) {
         replies.push([how, await api.send({ ...r, headers: { Authorization: authorization }, label: `${what} ${how}` })]);
       }
-      if (noControl) {
+      // An acceptance without a valid token breaks the rule whatever the control became.
+      const onlyAcceptance = () => {
         for (const [how, reply] of replies) {
           judging(() => {
-            if (accepted(reply, `${what} ${how}`)) throw new RequirementViolation('D-AUTH', `${what} ${how} was accepted (${reply.status}): an empty batch ingests nothing, but the request was taken without a valid token`, expected, [reply.exchange]);
+            if (accepted(reply, `${what} ${how}`)) throw new RequirementViolation('D-AUTH', `${what} ${how} was accepted (${reply.status})`, expected, [reply.exchange]);
           });
         }
+      };
+      if (noControl) {
+        onlyAcceptance();
         continue;
       }
       // The control: the same request with the token, sent after the others (a deployment that skips authentication
-      // must meet this event first without one). A target that refuses it too refused for another reason: its
-      // refusals say nothing of authentication, though an acceptance still does (mustBeRefused).
+      // must meet this event first without one). One that decides nothing (a throttle, a server error) leaves the
+      // operation undecided; one refused too means the harness made no request this target takes (what it needs
+      // beyond the document, a required parameter the profile does not name): the operation is not tested.
       const control = await api.send({ ...r, authenticate: true, label: `${what} with the token (the control)` });
+      let answer: 'accepted' | 'refused' | undefined;
+      judging(() => void (answer = judged(control, `${what} with the token (the control)`)));
+      if (answer !== 'accepted') {
+        if (answer === 'refused') uncontrolled.push(`${what} (the control was refused ${control.status})`);
+        onlyAcceptance();
+        continue;
+      }
       for (const [how, reply] of replies) judging(() => mustBeRefused('D-AUTH', reply, `${what} ${how}`, { control, status: s.refusalStatus, expected }));
     }
     if (undecided.length) throw new Inconclusive(`${undecided.join('; ')} (the other operations refused as they must)`);
+    const controlled = requests.filter((r) => !r.uncontrolled).length;
+    if (controlled && uncontrolled.length === controlled) throw new Inconclusive(`every operation refused the request with the token too: ${uncontrolled.join('; ')}`);
+    if (uncontrolled.length) throw new NotTested(`refused with the token too, so their refusals without one prove nothing: ${uncontrolled.join('; ')} (the other operations refused as they must)`);
     if (id === undefined) throw new NotTested('no event id to read: GET /v1/events/{id} was not tried (the other operations refused as they must)');
   });
   if (usage.scope.requirements['D-QUERYABLE']) notApplicable('D-QUERYABLE', usage.scope.requirements['D-QUERYABLE']);

@@ -123,6 +123,17 @@ export const faults = [
     collateral: ['D-GEN-SCHEMA'],
   },
   {
+    name: 'event-by-id-500',
+    description: 'GET /v1/events/{id} fails in its own serializer for every stored event (500); an unknown id is still 404.',
+    // A 5xx fails GEN-NO-5XX wherever it shows. The listed event read by its id is the control of D-GET-EVENT's
+    // refusal of an unknown id, and of D-AUTH's read by id without a token: answered 500, it decides nothing, and
+    // neither may the refusals.
+    violates: ['D-GEN-NO-5XX'],
+    undecided: ['D-GET-EVENT', 'D-AUTH'],
+    // The generic check of a valid request may count the 500 against it too.
+    collateral: ['D-GEN-VALID-ACCEPTED'],
+  },
+  {
     name: 'customer-filter-ignored',
     description: 'Drops customer_id when building the list query (it reads customerId), so the list holds every customer\'s events.',
     violates: ['D-FILTER-CUSTOMER'],

@@ -131,6 +131,8 @@ export class Reads {
     if (organization) return organization;
     const event = this.store.get(id);
     if (event) {
+      // The fault: the serializer of one event fails on what the list's serializer handles.
+      if (this.on('event-by-id-500')) throw new Error(`cannot serialize event ${id}`);
       const shown = this.present(event);
       return ok(this.reading('D-NS-EVENT-ENVELOPE') === 'data-envelope' ? { data: shown } : shown);
     }

@@ -1,4 +1,4 @@
-import { closeAgents, type Authenticate, type Reply, type RequestSpec } from './http/client.ts';
+import type { Authenticate, Reply, RequestSpec } from './http/client.ts';
 import { clientFor } from './http/client-for.ts';
 import type { Profile, RunProfile } from './profile/types.ts';
 import type { Secrets } from './secrets.ts';
@@ -48,11 +48,11 @@ export function notTheApi(reply: Reply, what: string, o: { successBodyOpen?: boo
     const after = reply.headers['retry-after'];
     return `${what} was throttled (429${after ? `, Retry-After ${after}` : ''}), again after waiting as asked: a gateway or the target limits the harness's requests before any check ran (lower requestsPerSecond, or have the harness's address allowed more)`;
   }
-  if (answerKind(reply) === 'not-the-api') {
-    return `${what} was answered ${reply.status} with a redirect to ${reply.headers.location ?? '(no Location)'}: a login page or a wrong base URL is in front of the API`;
-  }
   if (ct.includes('text/html') || /^\s*<(!doctype|html)/i.test(reply.text)) {
     return `${what} was answered ${reply.status} with an HTML page (${ct || 'no content type'}), not the API: a login page, a proxy's error page or a wrong base URL`;
+  }
+  if (answerKind(reply) === 'not-the-api') {
+    return `${what} was answered ${reply.status} with a redirect to ${reply.headers.location ?? '(no Location)'}: a login page or a wrong base URL is in front of the API`;
   }
   if (reply.status === 404) return `${what} was answered 404: the path is not there (is the base URL, with its path prefix, right?)`;
   if (answerKind(reply) === 'server-error') return `${what} was answered ${reply.status}: the target is not healthy enough to be judged`;
@@ -80,7 +80,8 @@ export interface ProbeTarget {
 /**
  * Probes one live target before any check: its harmless documented request and one per further credential, then
  * whether a catch-all answers here (a nonsense path and a method the path does not serve, both accepted). Undefined
- * when the API answers normally, else the cause in one line.
+ * when the API answers normally, else the cause in one line. The caller closes the client's connections
+ * (closeAgents) once it has probed what it probes: other probes may share them meanwhile.
  */
 export async function probeTarget(t: ProbeTarget): Promise<string | undefined> {
   const entry = t.profile.interfaces[t.name]!;
@@ -96,8 +97,6 @@ export async function probeTarget(t: ProbeTarget): Promise<string | undefined> {
     return secrets.redact((await catchAll(client, probe.request, spec, Boolean(t.profile.writes))) ?? '') || undefined;
   } catch (e) {
     return secrets.redact((e as Error).message);
-  } finally {
-    await closeAgents();
   }
 }
 

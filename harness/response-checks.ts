@@ -7,11 +7,46 @@ import type { LoadedSpec } from './spec/types.ts';
 import { selectedChecks } from './generic/checks.ts';
 import { documents } from './spec/statuses.ts';
 import { statusKind } from './answers.ts';
+import type { Exchange } from './http/exchange.ts';
+
+/** Why a pass is withheld: the answers it would rest on are some, and the trouble may have hidden the rest. */
+function unearned(trouble: Exchange[]): string {
+  const shown = trouble.slice(0, 3).map((ex) => `${ex.operation ?? ex.request.method} (${ex.response ? ex.response.status : (ex.error ?? 'no answer')})`);
+  return `${trouble.length} request(s) of this test met the environment's trouble (${shown.join('; ')}${trouble.length > 3 ? '; …' : ''}): a pass on the others would rest on answers it did not get`;
+}
+
+/**
+ * Whether an exchange's answer is the API's to be held to the spec: an acceptance or a refusal, or any status the spec
+ * documents for the operation (chat's 429, whose body and headers are its document's subject). A throttle, a server
+ * error, a redirect or no answer is otherwise the environment's, and no response check judges it.
+ */
+function judgeable(spec: LoadedSpec, ex: Exchange): boolean {
+  if (!ex.response) return false;
+  const kind = statusKind(ex.response.status);
+  if (kind === 'accepted' || kind === 'refused') return true;
+  const op = spec.operations.find((o) => o.key === ex.operation);
+  return Boolean(op && Object.keys(op.responses).includes(String(ex.response.status)));
+}
+
+/**
+ * The exchanges of a test that met the environment's trouble: an answer no response check judges (a throttle, a
+ * server error, a redirect), or no answer where the operation did not answer the test again afterwards. A request
+ * that got no answer while the same operation went on answering is the target's deviation, judged as such by its
+ * check (harness/classify.ts), not trouble that hid anything.
+ */
+export function troubled(spec: LoadedSpec, recorder: Recorder): Exchange[] {
+  const all = recorder.exchanges;
+  return all.filter((ex, i) => {
+    if (ex.response) return !judgeable(spec, ex);
+    return !all.slice(i + 1).some((later) => later.operation === ex.operation && later.response && judgeable(spec, later));
+  });
+}
 
 /**
  * Every response was validated against the spec when it arrived. A problem fails the generic requirement it belongs
  * to wherever it shows; a test tagged with a generic requirement records its pass only when a response it sent could
- * be held to that check (a documented status with a schema, a media type, headers).
+ * be held to that check (a documented status with a schema, a media type, headers), and none of its requests met the
+ * environment's trouble, which may have hidden the answer that breaks it.
  */
 export function recordGenericResponseChecks(spec: LoadedSpec, recorder: Recorder, tags: string[]): void {
   const selected = selectedChecks();
@@ -24,12 +59,15 @@ export function recordGenericResponseChecks(spec: LoadedSpec, recorder: Recorder
   for (const [suffix, key, check] of kinds) {
     const id = `${spec.prefix}-GEN-${suffix}`;
     if (!spec.requirements.some((r) => r.id === id) || !selected.has(check)) continue;
-    const bad = recorder.exchanges.filter((ex) => ex.problems?.[key].length);
+    const bad = recorder.exchanges.filter((ex) => ex.problems?.[key].length && judgeable(spec, ex));
     if (bad.length > 0) {
       recorder.fail([id], bad.flatMap((ex) => ex.problems![key]).slice(0, 5).join('\n'), bad);
     } else if (tags.includes(`@${id}`) && !recorder.judged(id)) {
-      if (recorder.exchanges.some((ex) => ex.checked?.[key])) recorder.record(id, 'passed');
-      else recorder.record(id, 'not-tested', `no response of this test had a documented status whose ${key === 'contentType' ? 'media type' : key} the spec gives`);
+      const trouble = troubled(spec, recorder);
+      if (recorder.exchanges.some((ex) => ex.checked?.[key] && judgeable(spec, ex))) {
+        if (trouble.length) recorder.record(id, 'inconclusive', unearned(trouble));
+        else recorder.record(id, 'passed');
+      } else recorder.record(id, 'not-tested', `no response of this test had a documented status whose ${key === 'contentType' ? 'media type' : key} the spec gives`);
     }
   }
 }
@@ -57,14 +95,16 @@ function recordServerErrors(spec: LoadedSpec, recorder: Recorder, selected: Read
 
 /**
  * status-code-conformance (GEN-STATUS), judged on the answers of the tests that claim it (the generic checks' valid
- * requests): each success or redirect is one the spec documents for the operation. Refusals are judged by the checks
+ * requests): each success is one the spec documents for the operation. Refusals are judged by the checks
  * that provoke them, and a 5xx belongs to GEN-NO-5XX and GEN-VALID-ACCEPTED.
  */
 export function recordStatusConformance(spec: LoadedSpec, recorder: Recorder, tags: string[]): void {
   const id = `${spec.prefix}-GEN-STATUS`;
   if (!tags.includes(`@${id}`) || recorder.judged(id)) return;
   // Successes and redirects: which 4xx a refusal gets is often the deployment's choice, and a 5xx is judged elsewhere.
-  const judged = recorder.exchanges.filter((ex) => ex.response && ex.operation && ex.response.status < 400);
+  // Successes: which 4xx a refusal gets is often the deployment's choice, a 5xx is GEN-NO-5XX's, and a redirect is not
+  // the API answering.
+  const judged = recorder.exchanges.filter((ex) => ex.response && ex.operation && statusKind(ex.response.status) === 'accepted');
   const undocumented = judged.filter((ex) => {
     const op = spec.operations.find((o) => o.key === ex.operation);
     return op && !documents(op, ex.response!.status);
@@ -75,6 +115,7 @@ export function recordStatusConformance(spec: LoadedSpec, recorder: Recorder, ta
       return `${ex.operation} answered ${ex.response!.status} (documented: ${Object.keys(op.responses).join(', ')})`;
     });
     recorder.fail([id], what.join('\n'), undocumented);
-  } else if (judged.length > 0) recorder.record(id, 'passed');
+  } else if (judged.length > 0 && troubled(spec, recorder).length) recorder.record(id, 'inconclusive', unearned(troubled(spec, recorder)));
+  else if (judged.length > 0) recorder.record(id, 'passed');
   else recorder.record(id, 'not-tested', 'no answer of this test had a status to judge');
 }

@@ -82,27 +82,20 @@ export function environmentRuns(names: readonly InterfaceName[], seed: number, a
 type Entry = { baseUrl: string; credentials?: unknown; settings?: unknown };
 
 /**
- * The deployments' own probes, one at a time: the self-test prepares several runs at once in one process, and each
- * probe sets the credential variables (the same names in every run) and, when it ends, closes the process's shared
- * HTTP agents (probeTarget); side by side, one probe read another run's keys or lost its connections
- * ("UND_ERR_CLOSED: The client is closed"), and the run never started.
- */
-let probing: Promise<unknown> = Promise.resolve();
-function oneProbeAtATime(probe: () => Promise<void>): Promise<void> {
-  const turn = probing.then(probe, probe);
-  probing = turn.catch(() => undefined);
-  return turn;
-}
-
-/**
- * Starts each interface's reference, as targets/reference.yaml configures it, behind the run's trouble, and writes a
+ * Starts each interface's reference, as its home profile configures it (targets/reference.yaml, or the first
+ * targets/reference-*.yaml that has it: `homeOf`), behind the run's trouble, and writes a
  * live profile for it: the same settings and credentials, a base URL instead of `reference`. The trouble of the
  * "after the probe" shape starts once the run's own probe is through: the harness's probe is made once here against
  * the untroubled deployment, and the trouble starts after as many requests again.
  */
-export async function deployBehindTrouble(names: readonly InterfaceName[], run: EnvironmentRun, dir: string): Promise<TemplateDeployment> {
+export async function deployBehindTrouble(names: readonly InterfaceName[], run: EnvironmentRun, dir: string, homeOf: (name: InterfaceName) => string = () => 'reference.yaml'): Promise<TemplateDeployment> {
   mkdirSync(dir, { recursive: true });
-  const source = loadProfile(path.join(TARGETS_DIR, 'reference.yaml'));
+  const profiles = new Map<string, ReturnType<typeof loadProfile>>();
+  const sourceOf = (name: InterfaceName) => {
+    const file = homeOf(name);
+    if (!profiles.has(file)) profiles.set(file, loadProfile(path.join(TARGETS_DIR, file)));
+    return profiles.get(file)!;
+  };
   const env: Record<string, string> = {};
   const servers: TroubledServer[] = [];
   const interfaces: Record<string, Entry> = {};
@@ -110,7 +103,7 @@ export async function deployBehindTrouble(names: readonly InterfaceName[], run: 
   const profile = { name: `environment-${run.kind}-${run.shape}`, writes: true, requestsPerSecond: 0, requestTimeoutMs: TIMEOUT_MS[run.kind], probeTimeoutMs: TIMEOUT_MS[run.kind], interfaces };
   try {
     for (const name of names) {
-      const entry = source.interfaces[name];
+      const entry = sourceOf(name).interfaces[name];
       if (!entry) continue;
       if (run.shape === 'one-operation' && !run.operations[name]) continue;
       const d = descriptorOf(name);
@@ -136,16 +129,14 @@ export async function deployBehindTrouble(names: readonly InterfaceName[], run: 
         // The probe the run will make, made once now: the trouble starts after as many requests again.
         const file = path.join(dir, `probe-${name}.yaml`);
         writeFileSync(file, YAML.stringify({ ...profile, interfaces: { [name]: interfaces[name] } }));
-        await oneProbeAtATime(async () => {
-          const saved = { ...process.env };
-          Object.assign(process.env, env);
-          try {
-            const problem = await probeTarget({ profile: loadProfile(file), name, probe: d.probe, authenticate: d.authenticate });
-            if (problem) throw new Error(`${name} behind no trouble yet did not pass the probe: ${problem}`);
-          } finally {
-            for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
-          }
-        });
+        const saved = { ...process.env };
+        Object.assign(process.env, env);
+        try {
+          const problem = await probeTarget({ profile: loadProfile(file), name, probe: d.probe, authenticate: d.authenticate });
+          if (problem) throw new Error(`${name} behind no trouble yet did not pass the probe: ${problem}`);
+        } finally {
+          for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
+        }
         trouble.after = server.requests() * 2;
         if (run.shape === 'all-but-probe') {
           trouble.spare = server.operations();
@@ -163,8 +154,8 @@ export async function deployBehindTrouble(names: readonly InterfaceName[], run: 
 }
 
 /** The operations an interface's probe asks, as reference.yaml configures it: set aside from the one-operation rotation. */
-export function probeOperations(name: InterfaceName): string[] {
-  const profile = loadProfile(path.join(TARGETS_DIR, 'reference.yaml'));
+export function probeOperations(name: InterfaceName, home = 'reference.yaml'): string[] {
+  const profile = loadProfile(path.join(TARGETS_DIR, home));
   const entry = profile.interfaces[name];
   if (!entry) return [];
   const probe = descriptorOf(name).probe({ profile, settings: entry.settings, secrets: new Secrets(), credentialEnv: credentialVariables(name, entry.credentials), credentials: entry.credentials, address: () => '127.0.0.1' });

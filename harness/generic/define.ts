@@ -10,7 +10,8 @@ import { classify, messageOf } from '../classify.ts';
 import { loadSpec } from '../spec/load.ts';
 import type { LoadedSpec, Operation } from '../spec/types.ts';
 import type { Profile } from '../profile/types.ts';
-import type { Client, Reply, RequestSpec } from '../http/client.ts';
+import { TargetError, type Client, type Reply, type RequestSpec } from '../http/client.ts';
+import { Undecided } from '../answers.ts';
 import type { Secrets } from '../secrets.ts';
 import type { WriteJournal } from '../writes.ts';
 import type { Target } from '../targets.ts';
@@ -66,9 +67,14 @@ export interface OperationSource {
 export interface GenericHooks {
   /** Headers every request of this interface carries (a fresh client identity, for instance). */
   baseHeaders?: (identity: Identity) => Record<string, string>;
-  /** Whether the profile leaves the operation enabled. */
+  /**
+   * Whether the profile leaves the operation enabled. One it switches off is judged by the interface's disabled rule
+   * alone (a bridge's C-DISABLED-403): no generic check sends it anything, nor judges what it answers.
+   */
   enabled?: (op: Operation, profile: Profile) => boolean;
-  /** Documented statuses that may also answer when the operation is disabled (the document does not order checks). */
+  /** Whether an answer is the document's own answer of a switched-off operation: such an operation is left to its disabled rule too. */
+  answersDisabled?: (op: Operation, reply: Reply) => boolean;
+  /** @deprecated no longer read: a switched-off operation is not judged by the generic checks at all. */
   whenDisabled?: number[];
   /** The interface's fixture for the generic requests. */
   source?: (ctx: GenericContext) => Promise<OperationSource> | OperationSource;
@@ -109,7 +115,10 @@ export function defineGenericChecks(test: SuiteTest, hooks: GenericHooks = {}): 
       if (check.kind !== 'request') continue;
       const impl = REQUEST_CHECKS[check.name];
       const ops = spec.operations.filter((op) => impl.applies(op, spec));
-      const own = impl.judges.filter((suffix) => has(suffix) && (selected.has(check.name) || (suffix === 'GEN-NO-5XX' && selected.has('not-a-server-error'))));
+      // GEN-NO-5XX is not-a-server-error's, whichever request check sends the bad input: `--checks
+      // negative-data-rejection` alone judges GEN-REFUSAL-STATUS and no more.
+      const judgedHere = (suffix: string) => (suffix === 'GEN-NO-5XX' ? selected.has('not-a-server-error') : selected.has(check.name));
+      const own = impl.judges.filter((suffix) => has(suffix) && judgedHere(suffix));
       const ids = [...own.map((s) => `${spec.prefix}-${s}`), ...carried(check.name, spec, selected)];
       if (ops.length === 0 || ids.length === 0) continue;
 
@@ -137,7 +146,9 @@ export function defineGenericChecks(test: SuiteTest, hooks: GenericHooks = {}): 
         }
 
         async function runOn(op: Operation): Promise<Finding[]> {
-          const enabled = hooks.enabled?.(op, profile) ?? true;
+          // Switched off, an operation is its disabled rule's alone: what it answers then (a 404 page, a 403) is no
+          // evidence for auth, method or schema (issue 43: two false musts on a real bridge).
+          if (!(hooks.enabled?.(op, profile) ?? true)) return impl.judges.map((requirement) => ({ requirement, outcome: 'not-applicable', message: `${op.key} is switched off in the profile: judged by its disabled rule alone` }));
           // The operation where this target serves it (reports keep naming it by the spec's key).
           const served = targetSpec.operations.find((o) => o.key === op.key) ?? op;
           const forbiddenWhy = op.write && writes.allowed ? source.writeForbidden?.(served) : undefined;
@@ -151,8 +162,7 @@ export function defineGenericChecks(test: SuiteTest, hooks: GenericHooks = {}): 
               return reply;
             },
             secrets,
-            enabled,
-            whenDisabled: hooks.whenDisabled ?? [],
+            answersDisabled: (reply) => hooks.answersDisabled?.(op, reply) ?? false,
             writesAllowed: writes.allowed && !forbiddenWhy,
             writeForbiddenWhy: forbiddenWhy,
             baseHeaders: hooks.baseHeaders?.(identity) ?? {},
@@ -170,7 +180,10 @@ export function defineGenericChecks(test: SuiteTest, hooks: GenericHooks = {}): 
           try {
             return await impl.run(ctx);
           } catch (e) {
-            // One operation's trouble (no answer, a harness error) is judged on its own; the others still run.
+            // A harness error is the check breaking, not a finding: it ends the test, and the run exits 2 naming it
+            // (as the README promises), instead of passing on the operations that ran before it.
+            if (isHarnessFault(e)) throw e;
+            // One operation's trouble (no answer, an outage) is judged on its own; the others still run.
             const c = await classify(e, api);
             const exchanges = e instanceof RequirementViolation ? e.exchanges : undefined;
             const outcomeOf = (requirement: string): Finding['outcome'] => {
@@ -178,7 +191,8 @@ export function defineGenericChecks(test: SuiteTest, hooks: GenericHooks = {}): 
               if (c.kind === 'no-answer') return (impl.brokenByNoAnswer ?? impl.judges).includes(requirement) ? 'broken' : 'not-tested';
               return c.kind === 'not-tested' ? 'not-tested' : 'inconclusive';
             };
-            return impl.judges.map((requirement) => ({ requirement, outcome: outcomeOf(requirement), message: `${op.key}: ${c.message}`, exchanges }));
+            const trouble = c.kind === 'inconclusive' && (e instanceof TargetError || e instanceof Undecided);
+            return impl.judges.map((requirement) => ({ requirement, outcome: outcomeOf(requirement), message: `${op.key}: ${c.message}`, exchanges, ...(trouble ? { trouble } : {}) }));
           }
         }
       });
@@ -200,12 +214,31 @@ async function preparing<T>(op: Operation, what: string, step: () => Promise<T> 
   }
 }
 
-/** One verdict from every operation's finding: broken anywhere fails it; else a pass needs one operation that held. */
-function conclude(findings: Finding[]): void {
+/**
+ * An error of the harness's own inside a check (a TypeError, a bug in a source hook): not the target's, not the
+ * environment's. Everything a check may throw on purpose is one of the verdicts' errors, a target's or the client's.
+ */
+export function isHarnessFault(e: unknown): boolean {
+  if (e instanceof RequirementViolation || e instanceof NotTested || e instanceof Inconclusive || e instanceof TargetError) return false;
+  if (e instanceof Error && ('matcherResult' in e || /^expect\(/.test(e.message))) return false;
+  return true;
+}
+
+/**
+ * One verdict from every operation's finding: broken anywhere fails it; else a pass needs one operation that held and
+ * none that the environment's trouble left undecided (a throttle, a 5xx, no answer): a requirement over every
+ * operation is not passed on the few the trouble spared.
+ */
+export function conclude(findings: Finding[]): void {
   const broken = findings.filter((f) => f.outcome === 'broken');
   if (broken.length) {
     const expected = [...new Set(broken.flatMap((f) => (f.expected ? [f.expected] : [])))].join('; ') || undefined;
     throw deviation(broken.map((f) => f.message).join('\n'), expected, broken.flatMap((f) => f.exchanges ?? []));
+  }
+  const troubled = findings.filter((f) => f.trouble);
+  if (troubled.length) {
+    const held = findings.filter((f) => f.outcome === 'held').length;
+    throw new Inconclusive(`${held ? `held on ${held} operation(s), but ` : ''}the environment's trouble left ${troubled.length} undecided:\n${troubled.map((f) => f.message).join('\n')}`);
   }
   if (findings.some((f) => f.outcome === 'held')) return;
   const inconclusive = findings.filter((f) => f.outcome === 'inconclusive');

@@ -5,7 +5,7 @@
  */
 import type { Reply, RequestSpec } from '../http/client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { answerKind, describeAnswer, isRefused } from '../answers.ts';
+import { answerKind, describeAnswer, isRefused, type AnswerKind } from '../answers.ts';
 import type { LoadedSpec, Operation, SecurityScheme } from '../spec/types.ts';
 import type { Secrets } from '../secrets.ts';
 import type { RequestCheckName } from './checks.ts';
@@ -22,6 +22,11 @@ export interface Finding {
   message: string;
   expected?: string;
   exchanges?: Exchange[];
+  /**
+   * Undecided because of the environment (a throttle, a server error, a page that is not the API, no answer): a
+   * requirement with such a finding is not passed on its other operations (harness/generic/define.ts, `conclude`).
+   */
+  trouble?: boolean;
 }
 
 /** A valid request of the operation as the interface's fixture prepared it, or why there is none. */
@@ -34,10 +39,11 @@ export interface OperationContext {
   /** Sends one request of the check; before a write operation's, the suite journals what it may change. */
   send(request: RequestSpec): Promise<Reply>;
   secrets: Secrets;
-  /** The profile leaves the operation switched on. */
-  enabled: boolean;
-  /** Documented statuses that may answer where the operation is switched off. */
-  whenDisabled: number[];
+  /**
+   * Whether an answer is the document's own answer of a switched-off operation (a bridge's 403 "disabled"): the
+   * operation is then judged by its disabled rule alone, never by these checks.
+   */
+  answersDisabled: (reply: Reply) => boolean;
   /** The profile allows writes to this operation (a write operation's accepted request would be one). */
   writesAllowed: boolean;
   /** Why the profile allows no request to this write operation although it allows writes (it moves funds, say). */
@@ -62,10 +68,23 @@ export interface OperationContext {
 
 const finding = (requirement: string, outcome: Outcome, message: string, extra: Partial<Finding> = {}): Finding => ({ requirement, outcome, message, ...extra });
 
+/**
+ * What no generic check judges: an answer that is not the API's (a throttle, a server error, a redirect or an HTML
+ * page where JSON is due) is the environment's trouble, inconclusive for the requirement (a 5xx fails GEN-NO-5XX
+ * where it shows, harness/response-checks.ts); the document's answer of a switched-off operation leaves it to the
+ * interface's disabled rule. Undefined for an answer of the API the check may judge.
+ */
+function notJudged(ctx: OperationContext, requirement: string, r: Reply, what: string): Finding | undefined {
+  const kind: AnswerKind = answerKind(r);
+  if (kind !== 'accepted' && kind !== 'refused') return finding(requirement, 'inconclusive', `${ctx.op.key} ${what} was answered ${describeAnswer(r)}: the environment's answer decides nothing here`, { trouble: true });
+  if (ctx.answersDisabled(r)) return finding(requirement, 'not-tested', `${ctx.op.key} ${what} was answered as a switched-off operation (${r.status}): judged by its disabled rule alone`);
+  return undefined;
+}
+
 const successes = (op: Operation) => Object.keys(op.responses).filter((s) => /^2/.test(s));
 
 /** A write the profile forbids: its valid request must not be sent, nor anything a broken target could take as one. */
-const writeForbidden = (ctx: OperationContext) => Boolean(ctx.op.write) && ctx.enabled && !ctx.writesAllowed;
+const writeForbidden = (ctx: OperationContext) => Boolean(ctx.op.write) && !ctx.writesAllowed;
 
 async function validOr(ctx: OperationContext, requirement: string, credential?: string): Promise<RequestSpec | Finding> {
   if (writeForbidden(ctx)) return finding(requirement, 'not-applicable', `${ctx.op.key} writes (${ctx.op.write}) and ${ctx.writeForbiddenWhy ?? 'the profile does not allow writes'}`);
@@ -95,26 +114,25 @@ async function positiveDataAcceptance(ctx: OperationContext): Promise<Finding[]>
   const valid = await validOr(ctx, id);
   if (isFinding(valid)) return [valid];
   let r = await ctx.send({ ...valid, label: 'valid request' });
-  const refusals = ctx.enabled ? [] : ctx.whenDisabled;
   // Busy (a scan another check started): asked again for a while, as a client would; a refusal that lasts decides nothing.
-  for (let tries = 0; ctx.op.refusedWhileBusy && ctx.enabled && isRefused(r) && tries < BUSY_TRIES; tries++) {
+  for (let tries = 0; ctx.op.refusedWhileBusy && isRefused(r) && tries < BUSY_TRIES; tries++) {
     await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS));
     r = await ctx.send({ ...valid, label: 'valid request (again: the operation may have been busy)' });
   }
-  if (ctx.op.refusedWhileBusy && ctx.enabled && isRefused(r)) {
+  const undecided = notJudged(ctx, id, r, 'the valid request');
+  if (undecided) return [undecided];
+  if (ctx.op.refusedWhileBusy && isRefused(r)) {
     return [finding(id, 'inconclusive', `${ctx.op.key} refused the valid request for ${(BUSY_TRIES * BUSY_PAUSE_MS) / 1000} s (${r.status}); it refuses while busy (${ctx.op.refusedWhileBusy}), which another check or the operator may have kept it`)];
   }
-  const ok = (r.status >= 200 && r.status < 300 && documents(ctx.op, r.status)) || refusals.includes(r.status);
-  if (ok) return [finding(id, 'held', `${ctx.op.key}: ${r.status}`)];
-  if (answerKind(r) === 'throttled') return [finding(id, 'inconclusive', `${ctx.op.key}: the valid request was throttled (429)`)];
+  if (answerKind(r) === 'accepted' && documents(ctx.op, r.status)) return [finding(id, 'held', `${ctx.op.key}: ${r.status}`)];
   // The request uses only what every reading of the document accepts; where a refusal could still rest on a point the
   // document does not show (which chat roles are allowed, say), it is no evidence against the target.
-  if (ctx.op.validRequestOpen && r.status >= 400 && r.status < 500) {
+  if (ctx.op.validRequestOpen && isRefused(r)) {
     return [finding(id, 'not-tested', `${ctx.op.key} refused the valid request with ${r.status}; whether it may rests on what the document does not show (${ctx.op.validRequestOpen.join(', ')})`)];
   }
-  const open = r.status >= 400 && r.status < 500 ? ctx.refusalOpen(r) : undefined;
+  const open = isRefused(r) ? ctx.refusalOpen(r) : undefined;
   if (open) return [finding(id, 'not-tested', `${ctx.op.key}: the valid request was ${open}`)];
-  return [finding(id, 'broken', `${ctx.op.key} answered the valid request ${r.status} ${r.text.slice(0, 200)}`, { expected: `${[...successes(ctx.op), ...refusals].join(' or ')} (documented: ${Object.keys(ctx.op.responses).join(', ')})`, exchanges: [r.exchange] })];
+  return [finding(id, 'broken', `${ctx.op.key} answered the valid request ${r.status} ${r.text.slice(0, 200)}`, { expected: `${successes(ctx.op).join(' or ')} (documented: ${Object.keys(ctx.op.responses).join(', ')})`, exchanges: [r.exchange] })];
 }
 
 type BadCase = RequestSpec & { label: string; certainlyRefused?: boolean };
@@ -132,9 +150,9 @@ async function badCases(ctx: OperationContext): Promise<BadCase[]> {
   const cases: BadCase[] = [];
   if (op.hasRequestBody) {
     for (const b of badBodies(spec.doc, op.requestSchema, op.requestBodyRequired)) {
-      cases.push({ method: op.method, path, ...auth, body: b.body, headers: { ...headers, 'content-type': 'application/json' }, label: b.label, certainlyRefused: b.certainlyRefused && ctx.enabled });
+      cases.push({ method: op.method, path, ...auth, body: b.body, headers: { ...headers, 'content-type': 'application/json' }, label: b.label, certainlyRefused: b.certainlyRefused });
     }
-    // Sent as text/plain, a valid body may be accepted even where the operation is switched off: kept conservative.
+    // Sent as text/plain, a valid body may be accepted: only where accepting it writes nothing.
     if (!op.write) cases.push({ method: op.method, path, ...auth, body: JSON.stringify(valid.json ?? validValue(spec.doc, op.requestSchema)), headers: { ...headers, 'content-type': 'text/plain' }, label: 'JSON sent as text/plain' });
   }
   {
@@ -156,22 +174,28 @@ async function negativeDataRejection(ctx: OperationContext): Promise<Finding[]> 
   const replies: Array<{ c: BadCase; r: Reply }> = [];
   for (const c of cases) replies.push({ c, r: await ctx.send(c) });
   const out: Finding[] = [];
-  const server = replies.filter(({ r }) => r.status >= 500);
-  out.push(server.length ? finding('GEN-NO-5XX', 'broken', `${op.key}: ${server.map(({ c, r }) => `${c.label}: ${r.status}`).join('; ')}`, { exchanges: server.map(({ r }) => r.exchange) }) : finding('GEN-NO-5XX', 'held', op.key));
-  // Where the spec documents a 400, a body the schema certainly refuses must get a documented 4xx, a range ("4XX")
-  // included (another documented refusal may apply first: the documents do not order their checks); no bad input is
-  // ever redirected.
+  // Only the API's answers are judged; a throttle, a redirect or a page that is not the API decides nothing, and a
+  // 5xx is GEN-NO-5XX's alone (here, as its own check, and wherever it shows).
+  const server = replies.filter(({ r }) => answerKind(r) === 'server-error');
+  const judgeable = replies.filter(({ c, r }) => !notJudged(ctx, 'GEN-REFUSAL-STATUS', r, c.label));
+  const troubled = replies.filter(({ r }) => !['server-error', 'accepted', 'refused'].includes(answerKind(r)));
+  const trouble = (requirement: string) => finding(requirement, 'inconclusive', `${op.key}: ${troubled.map(({ c, r }) => `${c.label}: ${describeAnswer(r)}`).join('; ')}: the environment's answers decide nothing here`, { trouble: true });
+  const unanswered = (requirement: string) => finding(requirement, 'not-tested', `${op.key}: no bad input was answered by the API`);
+  if (server.length) out.push(finding('GEN-NO-5XX', 'broken', `${op.key}: ${server.map(({ c, r }) => `${c.label}: ${r.status}`).join('; ')}`, { exchanges: server.map(({ r }) => r.exchange) }));
+  else out.push(troubled.length ? trouble('GEN-NO-5XX') : judgeable.length ? finding('GEN-NO-5XX', 'held', op.key) : unanswered('GEN-NO-5XX'));
+  // GEN-REFUSAL-STATUS (where the spec documents a 400 for a body): a body the schema certainly refuses must get a
+  // documented 4xx, a range ("4XX") included (another documented refusal may apply first: the documents do not
+  // order their checks). A bad case answered 5xx is GEN-NO-5XX's, judged above.
   const documented4xx = Object.keys(op.responses).filter((s) => /^4/.test(s));
-  const wrong = replies.filter(({ c, r }) => {
-    if (r.status >= 500) return false; // judged by GEN-NO-5XX
-    if (c.certainlyRefused && documented4xx.includes('400')) return !(r.status >= 400 && r.status < 500 && documents(op, r.status)) && !(op.acceptedWhileBusy && r.status >= 200 && r.status < 300);
-    return r.status >= 300 && r.status < 400;
-  });
-  out.push(
-    wrong.length
-      ? finding('GEN-REFUSAL-STATUS', 'broken', `${op.key}: ${wrong.map(({ c, r }) => `${c.label}: ${r.status}`).join('; ')}`, { expected: documented4xx.includes('400') ? `documented: ${documented4xx.join(', ')}` : 'a 4xx or an acceptance', exchanges: wrong.map(({ r }) => r.exchange) })
-      : finding('GEN-REFUSAL-STATUS', 'held', op.key),
-  );
+  if (!op.hasRequestBody || !documented4xx.includes('400')) {
+    out.push(finding('GEN-REFUSAL-STATUS', 'not-applicable', `${op.key} takes no body, or documents no 400 for one`));
+    return out;
+  }
+  const certain = judgeable.filter(({ c }) => c.certainlyRefused);
+  const wrong = certain.filter(({ r }) => !(isRefused(r) && documents(op, r.status)) && !(op.acceptedWhileBusy && answerKind(r) === 'accepted'));
+  if (wrong.length) out.push(finding('GEN-REFUSAL-STATUS', 'broken', `${op.key}: ${wrong.map(({ c, r }) => `${c.label}: ${r.status}`).join('; ')}`, { expected: `documented: ${documented4xx.join(', ')}`, exchanges: wrong.map(({ r }) => r.exchange) }));
+  else if (troubled.some(({ c }) => c.certainlyRefused)) out.push(trouble('GEN-REFUSAL-STATUS'));
+  else out.push(certain.length ? finding('GEN-REFUSAL-STATUS', 'held', op.key) : unanswered('GEN-REFUSAL-STATUS'));
   return out;
 }
 
@@ -198,8 +222,9 @@ function madeUpCredential(schemes: SecurityScheme[], op: Operation, secrets: Sec
  */
 async function refusedBesideControl(ctx: OperationContext, requirement: string, refused: Reply, what: string): Promise<Finding> {
   const { op } = ctx;
+  const undecided = notJudged(ctx, requirement, refused, what);
+  if (undecided) return undecided;
   const kind = answerKind(refused);
-  if (kind === 'throttled') return finding(requirement, 'inconclusive', `${op.key} ${what} was throttled (429)`);
   // Where the document leaves open whether the operation needs credentials at all, an acceptance proves nothing.
   if (kind === 'accepted' && op.securityOpen) return finding(requirement, 'not-tested', `${op.key} ${what} was accepted; whether it needs credentials rests on what the document leaves open (${op.securityOpen.join(', ')})`);
   // Where the operation documents 401 or 403, a refusal for want of credentials is one of them.
@@ -211,8 +236,9 @@ async function refusedBesideControl(ctx: OperationContext, requirement: string, 
   const control = await validOr(ctx, requirement);
   if (isFinding(control)) return control;
   const c = await ctx.send({ ...control, label: `${what}: the control (valid credentials)` });
-  if (answerKind(c) !== 'accepted' && !(!ctx.enabled && ctx.whenDisabled.includes(c.status))) {
-    return finding(requirement, 'inconclusive', `${op.key} ${what} was refused (${refused.status}), but so was the control with valid credentials (${describeAnswer(c)}): the refusal may have another cause`);
+  if (answerKind(c) !== 'accepted') {
+    const trouble = answerKind(c) !== 'refused';
+    return finding(requirement, 'inconclusive', `${op.key} ${what} was refused (${refused.status}), but the control with valid credentials was answered ${describeAnswer(c)}: the refusal proves nothing`, { trouble });
   }
   return finding(requirement, 'held', `${op.key} ${what}: ${refused.status}, control ${c.status}`);
 }
@@ -272,15 +298,15 @@ async function unsupportedMethod(ctx: OperationContext): Promise<Finding[]> {
   const wm = op.wrongMethod!;
   const served = spec.operations.filter((o) => o.path === op.path).map((o) => o.method);
   const valid = await validOrPath(ctx);
-  const acceptable = new Set([wm.status, ...(ctx.enabled ? [] : ctx.whenDisabled)]);
   const unserved = OTHER_METHODS.filter((m) => !served.includes(m));
   const methods = ctx.writesAllowed ? unserved : unserved.filter((m) => SAFE_METHODS.has(m));
   if (methods.length === 0) return [finding(id, 'not-applicable', `${op.path}: the profile forbids writes, and each method the path does not serve (${unserved.join(', ')}) could change state on a target that does not conform`)];
   for (const method of methods) {
     const r = await ctx.send({ ...valid, method, headers: { ...ctx.baseHeaders, ...valid.headers }, label: `${method} on ${op.path}` });
     const broken = (message: string) => [finding(id, 'broken', message, { expected: `${wm.status}`, exchanges: [r.exchange] })];
-    if (!acceptable.has(r.status)) return broken(`${method} ${op.path}: status ${r.status}, documented ${wm.status}`);
-    if (r.status !== wm.status) continue;
+    const undecided = notJudged(ctx, id, r, `${method} on ${op.path}`);
+    if (undecided) return [undecided];
+    if (r.status !== wm.status) return broken(`${method} ${op.path}: status ${r.status}, documented ${wm.status}`);
     if (wm.error && r.json?.error !== wm.error) return broken(`${method} ${op.path}: error ${JSON.stringify(r.json?.error)}, documented ${wm.error}`);
     if (wm.message && r.json?.message !== wm.message) return broken(`${method} ${op.path}: message ${JSON.stringify(r.json?.message)}, documented ${JSON.stringify(wm.message)}`);
   }

@@ -103,7 +103,7 @@ export const summarySchemas = builtOnce(() => {
   const operation = Type.Object(
     {
       operation: Type.String(),
-      exercised: Type.Boolean(),
+      exercised: Type.Boolean({ description: 'Whether the API answered a request of it (accepted or refused): a throttle, a 5xx, a redirect or no answer reaches nothing.' }),
       statuses: Type.Array(Type.Integer(), { description: 'The statuses its requests got (0: no answer), ascending.' }),
       unseen: strings({ description: 'Statuses the spec documents for it (or "default") that no request of the run got.' }),
       tests: strings({ description: 'The tests whose requests reached it.' }),

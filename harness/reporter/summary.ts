@@ -56,6 +56,8 @@ export interface ExitContext {
   setAside?: SetAside;
   /** Tests that broke, timed out or never started, and errors that stopped the run from starting (brokenTests). */
   broken?: RunSummary['brokenTests'];
+  /** The run's --grep: a run of some tests only says it judged part of what the interfaces require. */
+  grep?: string;
 }
 
 /**
@@ -64,7 +66,7 @@ export interface ExitContext {
  * was judged (a --grep that matches no test, say); otherwise 0.
  */
 export function exitCodeOf(interfaces: InterfaceResult[], strict: boolean, context: ExitContext = {}): { code: 0 | 1 | 2; reason: string } {
-  const { interrupted = false, setAside, broken = [] } = context;
+  const { interrupted = false, setAside, broken = [], grep } = context;
   const failed = countedFailures(interfaces, strict, setAside);
   const knockOns = interfaces.flatMap((i) => i.requirements).filter((r) => r.status === 'failed' && isKnockOn(r)).map((r) => r.id);
   const alsoKnockOns = knockOns.length ? `; knock-ons of those, not counted: ${knockOns.join(', ')}` : '';
@@ -80,9 +82,24 @@ export function exitCodeOf(interfaces: InterfaceResult[], strict: boolean, conte
     return { code: 2, reason: `no counted requirement failed, but ${inconclusive.length} could not be decided (${inconclusive.join(', ')}); first cause: ${firstLine(first?.message ?? 'unknown')}` };
   }
   if (interrupted) return { code: 2, reason: 'the run was interrupted' };
-  const judged = interfaces.flatMap((i) => i.requirements).filter((r) => r.status === 'passed' || r.status === 'flagged' || r.status === 'failed');
-  if (judged.length === 0) return { code: 2, reason: 'nothing was tested: no requirement got a verdict (does --grep match any test?)' };
-  return { code: 0, reason: `every counted requirement that was judged passed (${strict ? 'musts and shoulds, --strict' : 'musts'})` };
+  const all = interfaces.flatMap((i) => i.requirements);
+  const judged = all.filter((r) => r.status === 'passed' || r.status === 'flagged' || r.status === 'failed');
+  if (judged.length === 0) return { code: 2, reason: nothingJudged(all, grep) };
+  const counted = judged.filter((r) => decides(r, strict));
+  const passed = counted.length ? `every counted requirement that was judged passed (${strict ? 'musts and shoulds, --strict' : 'musts'})` : `no counted requirement was judged, only ${judged.length} not counted (shoulds or advisories: --strict counts the shoulds)`;
+  // A --grep run judges part of what the interfaces require: it says so, with how much, and how to judge the rest.
+  const applicable = all.filter((r) => r.status !== 'not-applicable' && r.observable !== false);
+  if (grep && judged.length < applicable.length) return { code: 0, reason: `${passed}; partial: --grep ${JSON.stringify(grep)} judged ${judged.length} of the ${applicable.length} requirements that apply; drop --grep to judge the rest` };
+  return { code: 0, reason: passed };
+}
+
+/** Why nothing got a verdict, in the words of what did happen: every check undecided or untested, a --grep that matches no test. */
+function nothingJudged(all: Array<Pick<RequirementResult, 'id' | 'status' | 'message'>>, grep: string | undefined): string {
+  const undecided = all.find((r) => r.status === 'inconclusive');
+  if (undecided) return `nothing could be judged; first cause: ${firstLine(undecided.message ?? 'unknown')}`;
+  if (all.length === 0 || grep) return `nothing was tested: no requirement got a verdict${grep ? ` (does --grep ${JSON.stringify(grep)} match any test?)` : ''}`;
+  const untested = all.find((r) => r.status === 'not-tested');
+  return `nothing was tested: no requirement got a verdict${untested ? `; first: ${untested.id}: ${firstLine(untested.message ?? '')}` : ''}`;
 }
 
 /** The test name under which errors that stopped the run before any test (a suite that does not load, a failed global set-up) are listed among brokenTests. */

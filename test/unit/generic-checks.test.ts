@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CHECKS, checksListing, selectedChecks } from '../../harness/generic/checks.ts';
-import { REQUEST_CHECKS, type OperationContext } from '../../harness/generic/request-checks.ts';
+import { REQUEST_CHECKS, type Finding, type OperationContext } from '../../harness/generic/request-checks.ts';
+import { Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Secrets } from '../../harness/secrets.ts';
 import { documents } from '../../harness/spec/statuses.ts';
@@ -45,8 +46,7 @@ function context(op: Operation, answers: number[], o: Partial<OperationContext> 
     op,
     send: async (r) => (sent.push(r), reply(answers.shift() ?? 200)),
     secrets: new Secrets(),
-    enabled: true,
-    whenDisabled: [],
+    answersDisabled: () => false,
     writesAllowed: true,
     baseHeaders: {},
     valid: async () => ({ request: { method: op.method, path: op.path, authenticate: true } }),
@@ -99,4 +99,48 @@ test('a success for bad input breaks no refusal rule where the documented succes
   assert.equal(busy.find((f) => f.requirement === 'GEN-REFUSAL-STATUS')?.outcome, 'held');
   const strict = await REQUEST_CHECKS['negative-data-rejection'].run(context(op, Array(10).fill(202)));
   assert.equal(strict.find((f) => f.requirement === 'GEN-REFUSAL-STATUS')?.outcome, 'broken');
+});
+
+test('a throttle, a 5xx or a redirect decides nothing for any request check: inconclusive, marked as the environment\'s trouble', async () => {
+  const post = secured({ method: 'POST', key: 'POST /x', hasRequestBody: true, requestBodyRequired: true, requestSchema: { type: 'object' }, responses: { '200': { status: '200', headers: {} }, '400': { status: '400', headers: {} } } as never });
+  for (const status of [429, 503, 302]) {
+    const valid = await REQUEST_CHECKS['positive-data-acceptance'].run(context(secured(), [status, status]));
+    assert.deepEqual(valid.map((f) => [f.outcome, f.trouble]), [['inconclusive', true]], `valid request answered ${status}`);
+    const refused = await REQUEST_CHECKS['missing-credential-refused'].run(context(secured(), [status]));
+    assert.deepEqual(refused.map((f) => [f.outcome, f.trouble]), [['inconclusive', true]], `no credential answered ${status}`);
+    const control = await REQUEST_CHECKS['missing-credential-refused'].run(context(secured(), [401, status]));
+    assert.deepEqual(control.map((f) => [f.outcome, f.trouble]), [['inconclusive', true]], `control answered ${status}`);
+  }
+  // Bad input answered 429 every time: neither GEN-NO-5XX nor GEN-REFUSAL-STATUS holds on answers it never got.
+  const throttled = await REQUEST_CHECKS['negative-data-rejection'].run(context(post, Array(20).fill(429)));
+  assert.deepEqual(throttled.map((f) => [f.requirement, f.outcome]), [['GEN-NO-5XX', 'inconclusive'], ['GEN-REFUSAL-STATUS', 'inconclusive']]);
+  // A 5xx to bad input is GEN-NO-5XX's failure, and no refusal GEN-REFUSAL-STATUS could judge.
+  const crashed = await REQUEST_CHECKS['negative-data-rejection'].run(context(post, Array(20).fill(500)));
+  assert.deepEqual(crashed.map((f) => [f.requirement, f.outcome]), [['GEN-NO-5XX', 'broken'], ['GEN-REFUSAL-STATUS', 'not-tested']]);
+  // Without a body to refuse, GEN-REFUSAL-STATUS has nothing to find wrong on the operation.
+  const bodiless = await REQUEST_CHECKS['negative-data-rejection'].run(context(secured(), [400]));
+  assert.deepEqual(bodiless.map((f) => [f.requirement, f.outcome]), [['GEN-NO-5XX', 'held'], ['GEN-REFUSAL-STATUS', 'not-applicable']]);
+});
+
+test('the document\'s answer of a switched-off operation leaves the operation to its disabled rule', async () => {
+  const ctx = context(secured({ wrongMethod: { status: 405 } }), [403, 403, 403, 403, 403], { answersDisabled: (r) => r.status === 403 });
+  const method = await REQUEST_CHECKS['unsupported-method'].run(ctx);
+  assert.equal(method[0].outcome, 'not-tested');
+  const auth = await REQUEST_CHECKS['missing-credential-refused'].run(context(secured(), [403], { answersDisabled: (r) => r.status === 403 }));
+  assert.equal(auth[0].outcome, 'not-tested');
+});
+
+test('a requirement over every operation fails where one broke, is undecided where trouble left one undecided, and passes only where none did', async () => {
+  const { conclude } = await import('../../harness/generic/define.ts');
+  const f = (outcome: Finding['outcome'], trouble = false): Finding => ({ requirement: 'GEN-AUTH', outcome, message: `GET /x: ${outcome}`, ...(trouble ? { trouble } : {}) });
+  assert.throws(() => conclude([f('held'), f('broken'), f('inconclusive', true)]), RequirementViolation);
+  assert.throws(() => conclude([f('held'), f('held'), f('inconclusive', true)]), (e) => e instanceof Inconclusive && /held on 2 operation\(s\), but the environment's trouble left 1 undecided/.test(e.message));
+  assert.doesNotThrow(() => conclude([f('held'), f('inconclusive'), f('not-tested')]));
+  assert.throws(() => conclude([f('not-tested')]), NotTested);
+});
+
+test('an error of the harness\'s own inside a check is not a finding: it breaks the test (exit 2), whatever the other operations found', async () => {
+  const { isHarnessFault } = await import('../../harness/generic/define.ts');
+  assert.equal(isHarnessFault(new TypeError("Cannot read properties of undefined (reading 'id')")), true);
+  for (const e of [new RequirementViolation('X', 'broke'), new NotTested('no'), new Inconclusive('trouble')]) assert.equal(isHarnessFault(e), false, e.constructor.name);
 });

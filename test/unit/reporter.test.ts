@@ -141,3 +141,30 @@ test('--min-coverage fails a passing run that judged too little of an interface,
   const failing = { ...passing, exitCode: 2 as const };
   assert.equal(withCoverageGate(failing, 0.8).exitCode, 2);
 });
+
+test('a --grep run that judged part of what applies says so, with how much and how to judge the rest', () => {
+  const partial = exitCodeOf([iface([req('E-A', 'must', 'passed'), req('E-B', 'must', 'not-tested'), req('E-C', 'must', 'not-tested'), req('E-D', 'must', 'not-applicable')])], false, { grep: 'limit' });
+  assert.equal(partial.code, 0);
+  assert.match(partial.reason, /partial: --grep "limit" judged 1 of the 3 requirements that apply; drop --grep to judge the rest/);
+  const whole = exitCodeOf([iface([req('E-A', 'must', 'passed'), req('E-D', 'must', 'not-applicable')])], false, { grep: 'limit' });
+  assert.doesNotMatch(whole.reason, /partial/);
+});
+
+test('a run that judged nothing names what happened instead of blaming --grep', () => {
+  const serverErrors = { ...req('E-A', 'should', 'inconclusive'), message: 'the order (GET /orders) was answered 500, a server error: not a verdict on this rule (GEN-NO-5XX judges it)' };
+  const undecided = exitCodeOf([iface([serverErrors, req('E-B', 'must', 'not-tested')])], false);
+  assert.equal(undecided.code, 2);
+  assert.match(undecided.reason, /nothing could be judged; first cause: .*answered 500, a server error/);
+  assert.doesNotMatch(undecided.reason, /--grep/);
+  assert.match(exitCodeOf([iface([req('E-B', 'must', 'not-tested')])], false, { grep: 'nothing' }).reason, /does --grep "nothing" match any test/);
+});
+
+test('an operation is exercised only where the API answered it: a throttle, a 5xx, a redirect or no answer reaches nothing', async () => {
+  const { operationCoverage } = await import('../../harness/reporter/coverage.ts');
+  const op = (key: string) => ({ key, method: key.split(' ')[0], path: key.split(' ')[1], responses: { '200': { status: '200', headers: {} } } }) as never;
+  const rows = operationCoverage([op('GET /a'), op('GET /b'), op('GET /c')], [
+    { test: 'one', operations: { 'GET /a': [429, 503, 0, 302] } },
+    { test: 'two', operations: { 'GET /b': [429, 404] } },
+  ]);
+  assert.deepEqual(rows.map((r) => [r.operation, r.exercised, r.tests]), [['GET /a', false, ['one']], ['GET /b', true, ['two']], ['GET /c', false, []]]);
+});

@@ -259,7 +259,9 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   const reportedRange = (): Reply => {
     const range = nonces.reported(Date.now());
-    return ok(reading('A-NS-NONCE-RANGE-TYPES') === 'digit-strings' ? { lowerBound: String(range.lowerBound), upperBound: String(range.upperBound) } : range);
+    const answer = ok(reading('A-NS-NONCE-RANGE-TYPES') === 'digit-strings' ? { lowerBound: String(range.lowerBound), upperBound: String(range.upperBound) } : range);
+    // The fault: the status of the order handler it was copied from.
+    return on('nonce-range-created') ? { ...answer, status: 201 } : answer;
   };
   // The public exchange serves its nonce range to anyone (reading public of A-NS-NONCE-PUBLIC).
   const noncePublic = reading('A-NS-NONCE-PUBLIC') === 'public';

@@ -32,6 +32,12 @@ defineGenericChecks(test, {
       return listedId;
     };
     return {
+      // What a deployment needs to know the organization is not shown (D-NS-ORGANIZATION-SCOPE): a refusal of a valid
+      // read of one event may rest on it, unless the profile states what the target needs (settings.extras).
+      refusalOpen: (op: Operation, reply) =>
+        op.key === 'GET /v1/events/{id}' && !isStated(ctx.profile, 'usage-events', 'extras')
+          ? `refused (${reply.status}), and what the target needs beside the token to know the organization is not shown (D-NS-ORGANIZATION-SCOPE): state it in settings.extras ({} for nothing more)`
+          : undefined,
       valid: async (op: Operation) => {
         if (op.key === 'POST /v1/events/ingest') return { request: { method: 'POST', path: '/v1/events/ingest', json: { events: [freshEvent()] }, authenticate: true } };
         if (op.key === 'GET /v1/events/statistics') {

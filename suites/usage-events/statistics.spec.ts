@@ -16,7 +16,10 @@ import { AGGREGATIONS, DAY, holds, judgeRows, nextStart, wire, type Aggregation,
 import { caseWaitMs, reqTags, test, type StatsQuery, type Usage } from './usage.ts';
 
 const STATS: RequirementId[] = ['D-STATS-ROWS', 'D-STATS-INTERVALS', 'D-STATS-METER', 'D-STATS-COUNT', 'D-STATS-SUM', 'D-STATS-AVG', 'D-STATS-MIN', 'D-STATS-MAX'];
-const RULES: RequirementId[] = [...STATS, 'D-QUERYABLE', 'D-GEN-SCHEMA'];
+// The rows' schema is held to the spec wherever an answer shows (D-GEN-SCHEMA fails on any row that breaks it); its
+// pass is the generic checks' to claim: a property of hundreds of requests meets a rate-limiting deployment's 429s
+// (D-NS-RATE-LIMITS), and a pass would then rest on answers it did not get.
+const RULES: RequirementId[] = [...STATS, 'D-QUERYABLE'];
 const STATS_CASES = 100;
 /** Where an event lies in its interval, in thousandths of it. */
 const POSITIONS = 1000;
@@ -120,8 +123,7 @@ const hoursOf = (c: Case) => ({ hour: c.span + 2, day: 24 * (c.span + 2), week: 
 test.describe('statistics', () => {
   test('statistics, property: one row per interval start, and each aggregation of the meter\'s events', { tag: reqTags(...RULES) }, async ({ usage, property, notApplicable, identity, profile, target, note, reading }, testInfo) => {
     if (usage.scope.requirements['D-STATS-ROWS']) {
-      // D-GEN-SCHEMA is left to the checks whose answers there are: it is not about what the profile rules out.
-      for (const id of RULES.filter((r) => r !== 'D-GEN-SCHEMA')) notApplicable(id, usage.scope.requirements[id] ?? usage.scope.requirements['D-STATS-ROWS']!);
+      for (const id of RULES) notApplicable(id, usage.scope.requirements[id] ?? usage.scope.requirements['D-STATS-ROWS']!);
       return;
     }
     fitTimeout(testInfo, { requests: STATS_CASES * depthFactor() * 4, waitMs: STATS_CASES * depthFactor() * caseWaitMs(usage.settings) }, profile, !target.reference);
@@ -140,7 +142,7 @@ test.describe('statistics', () => {
     };
     await property({
       id: 'usage-events-statistics',
-      requirements: RULES.filter((id) => id !== 'D-GEN-SCHEMA'),
+      requirements: RULES,
       runs: STATS_CASES,
       arbitrary: cases(usage.settings.namePrefix),
       testing: () => STATS,

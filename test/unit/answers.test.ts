@@ -66,3 +66,8 @@ test('a state read is absent only on a 2xx saying so or on the document\'s own n
   assert.deepEqual(readState(reply(400), 'the order', { notFound: (r) => r.status === 400 }), { state: 'absent' });
   assert.equal(readState(reply(403), 'the order', { notFound: (r) => r.status === 400 }).state, 'unknown');
 });
+
+test('a refusal of another status than the stated one breaks the rule only beside an accepted control', () => {
+  assert.throws(() => mustBeRefused('X-RULE', reply(403), 'without a token', { control: reply(400), status: 401 }), (e) => e instanceof Inconclusive && !(e instanceof RequirementViolation));
+  assert.throws(() => mustBeRefused('X-RULE', reply(403), 'without a token', { control: reply(200), status: 401 }), RequirementViolation);
+});

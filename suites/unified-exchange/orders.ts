@@ -232,7 +232,8 @@ export function ordersOf({ api, profile, target, writes }: OrdersContext): Order
       const reply = await send(credential, { method: 'POST', path: PLACE_PATH, json: body, label: o.label ?? `place ${describeBody(body)}` });
       const kind = answerKind(reply);
       const asObject = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-      if (kind === 'refused' || !asObject) return { reply };
+      // A refusal or a throttle placed nothing.
+      if (kind === 'refused' || kind === 'throttled' || !asObject) return { reply };
       const ref = orders.refOf(asObject, credential, kind === 'accepted' ? orderIdOf(reply) : undefined);
       // Whatever the check finds next, the order is cancelled when the test ends: by its id, else by its clientOid.
       // A placement answered by a server error or a page that is not the API may have placed the order all the same:

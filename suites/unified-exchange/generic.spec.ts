@@ -10,7 +10,7 @@ import { defineGenericChecks, specRequest, type GenericContext, type OperationSo
 import type { Prepared } from '../../harness/generic/request-checks.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import type { Operation } from '../../harness/spec/types.ts';
-import { isAccepted } from '../../harness/answers.ts';
+import { isAccepted, needAccepted } from '../../harness/answers.ts';
 import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
 import { test } from './test.ts';
 import { hasRole } from './auth.ts';
@@ -182,7 +182,8 @@ function unifiedSource(ctx: GenericContext): OperationSource {
     const path = request.path.split('?')[0]!;
     const moveBack = (body: Record<string, unknown>, what: string) => async () => {
       const r = await ctx.api.send({ method: 'POST', path, json: body, authenticate: true, credential, label: `undo: ${what}` });
-      if (!isAccepted(r)) throw new Error(`${what} was answered ${r.status}`);
+      // Not taken (a refusal, a throttle): thrown, and the undo is tried again when the test ends.
+      needAccepted(r, `undo: ${what}`);
     };
     let undo: (() => Promise<void>) | undefined;
     let what = '';

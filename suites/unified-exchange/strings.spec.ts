@@ -6,9 +6,10 @@
  * the success indicator is judged only where the profile states it.
  */
 import { isAccepted, refused } from '../../harness/answers.ts';
-import { deviation, NotTested } from '../../harness/verdicts.ts';
+import { deviation, Inconclusive, NotTested } from '../../harness/verdicts.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { guarded } from './guarded.ts';
+import { decidesNothing } from './undecided.ts';
 import { test } from './test.ts';
 import { reqTags } from './tags.ts';
 import { hasRole } from './auth.ts';
@@ -60,6 +61,9 @@ test('amounts, prices, quantities and times are strings; the payload is in data'
     answers.push({ read, r: await sendPatiently(api, { method: 'GET', path: read.path, authenticate: Boolean(read.role), credential: read.role, label: `${read.operationId}: its amounts and times` }, s) });
   }
   const accepted = answers.filter(({ r }) => isAccepted(r));
+  // Nothing answered but by trouble (a throttle, a server error): the rules are undecided, not "no read accepted".
+  const trouble = answers.map(({ read, r }) => decidesNothing(r, read.operationId)).find((why) => why !== undefined);
+  if (accepted.length === 0 && trouble) throw new Inconclusive(trouble);
 
   /** Every value of the members named, over the answers' rows, that is not a string of the form. */
   const judge = (kind: 'amounts' | 'times', form: RegExp, seen: (what: string) => void) => {

@@ -208,13 +208,15 @@ test.describe('conditional rules of the trading operations', () => {
           }
         }
         for (const r of refusals) judge(r.rule, r.reply, r.what, control.reply, saw, validationStatus);
-        // 3. cancel-order naming no order, beside the control's own cancellation (which cleans up too): by its clientOid
-        // where a refused order's clientOid was probed (the same request, naming an order that is there), else by its orderId.
+        // 3. cancel-order naming no order, beside the control's own cancellation (which cleans up too): by its orderId
+        // where that is the control (of a cancel without ids), else by its clientOid where a refused order's clientOid
+        // was probed (the probe's control: the same request, naming an order that is there).
         const ref = control.ref;
-        const cancelBy = probe && ref?.clientOid ? 'clientOid' : 'orderId';
+        const withoutIds = c.mutations.some((m) => m.kind === 'cancel-without-ids');
+        const cancelBy = probe && ref?.clientOid && !withoutIds ? 'clientOid' : 'orderId';
         const cancelControl = async () => (ref?.[cancelBy] ? orders.cancel(ref, cancelBy, `cancel the control by its ${cancelBy}`) : undefined);
         let controlCancel: Reply | undefined;
-        if (c.mutations.some((m) => m.kind === 'cancel-without-ids')) {
+        if (withoutIds) {
           const noIds = ref ? orders.cancelBody(ref, 'orderId') : {};
           delete noIds.orderId;
           const r = await orders.send(who, { method: 'POST', path: '/api/v3/trade/cancel-order', json: noIds, label: 'cancel-order with neither orderId nor clientOid' });
@@ -297,7 +299,7 @@ async function noEffect(orders: Orders, probe: Probe, control: Reply | undefined
   const rule: RequirementId = 'U-ORDER-REFUSAL-NO-EFFECT';
   try {
     if (refused(probe.reply, probe.what)) {
-      if (!control) return saw(rule, `${probe.what} was refused, but no control order could be cancelled by its clientOid beside it: the refusal proves nothing`);
+      if (!control) return saw(rule, `${probe.what} was refused, but no order of the case was cancelled by its clientOid beside it (the control order was not acknowledged, or its cancel by orderId was another rule's control): the refusal proves nothing`);
       return judge(rule, probe.reply, probe.what, control, saw);
     }
     const unknown = await orders.cancel({ ...probe.ref, clientOid: freshClientOid() }, 'clientOid', 'cancel-order by a clientOid never sent');

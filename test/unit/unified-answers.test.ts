@@ -27,7 +27,7 @@ const base = loadProfile('targets/reference.yaml');
 function profileStating(settings: Record<string, unknown> = {}): Profile {
   const entry = base.interfaces[UX]!;
   const merged = { ...(entry.settings as Record<string, unknown>), ...settings };
-  return { ...base, interfaces: { ...base.interfaces, [UX]: { ...entry, settings: merged } }, stated: { ...base.stated, [UX]: [...(base.stated?.[UX] ?? []), ...Object.keys(settings).flatMap(flatKeys(settings))] } } as Profile;
+  return { ...base, interfaces: { ...base.interfaces, [UX]: { ...entry, settings: merged } }, stated: { ...base.stated, [UX]: [...(base.stated?.[UX] ?? []), ...Object.keys(settings).flatMap(flatKeys(settings))] } } as unknown as Profile;
 }
 const flatKeys = (o: Record<string, unknown>) => (k: string): string[] => {
   const v = o[k];

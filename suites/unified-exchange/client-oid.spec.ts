@@ -6,7 +6,7 @@
  * the deployment takes one (the document shows only orderId), finds it.
  */
 import type { RequirementId } from '../../generated/unified-exchange.ts';
-import { judged, mustAccept, mustBeRefused, refused } from '../../harness/answers.ts';
+import { answerKind, judged, mustAccept, mustBeRefused, refused } from '../../harness/answers.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
 import { FUTURES, type Category } from './model.ts';
@@ -64,7 +64,8 @@ test('clientOid: a repeated clientOid places no second order; lookup and cancel 
 
   // The lookup by clientOid is the public exchange's, not the document's: only an order it does return is judged. It
   // is asked while the order is open, before the cancel below.
-  const byClientOid = new Map<string, Observed>();
+  // Per order: what its lookup by clientOid showed, or undefined where the deployment did not answer that form.
+  const byClientOid = new Map<string, Observed | undefined>();
   await verify('U-CANCEL-BY-CLIENTOID', async () => {
     if (placed.length === 0) throw none();
     let cancelled = 0;
@@ -73,7 +74,10 @@ test('clientOid: a repeated clientOid places no second order; lookup and cancel 
       // asynchronous reading) would read "gone" after the cancel whatever the cancel did.
       if ((await orders.settle(ref, (o) => o.state === 'open')).state !== 'open') continue;
       cancelled += 1;
-      byClientOid.set(ref.orderId, orders.read(await orders.lookup(ref, 'clientOid')));
+      // The document shows only the lookup by orderId: one by clientOid not taken (refused, or answered by trouble) is
+      // not judged, and says nothing of the order.
+      const lookup = await orders.lookup(ref, 'clientOid');
+      byClientOid.set(ref.orderId, answerKind(lookup) === 'accepted' ? orders.read(lookup) : undefined);
       const r = await orders.cancel(ref, 'clientOid');
       // cancel-order by clientOid cancels the order its orderId names: a failure here fails the tracking too.
       mustAccept(r, `cancel-order by clientOid ${ref.clientOid} (order ${ref.orderId})`, { rule: ['U-CANCEL-BY-CLIENTOID', 'U-ORDER-CLIENTOID-TRACK'] });
@@ -89,8 +93,8 @@ test('clientOid: a repeated clientOid places no second order; lookup and cancel 
       if (placed.length === 0) throw none();
       if (byClientOid.size < placed.length) throw new NotTested('the cancels by clientOid could not be judged');
       for (const { ref } of placed) {
-        const found = byClientOid.get(ref.orderId)!;
-        if (found.state !== 'absent' && found.orderId !== undefined && found.orderId !== ref.orderId) {
+        const found = byClientOid.get(ref.orderId);
+        if (found && found.state !== 'absent' && found.orderId !== undefined && found.orderId !== ref.orderId) {
           throw new RequirementViolation('U-ORDER-CLIENTOID-TRACK', `the lookup by clientOid ${ref.clientOid} returned order ${found.orderId}, not ${ref.orderId}`, `order ${ref.orderId}`, [found.reply.exchange]);
         }
       }

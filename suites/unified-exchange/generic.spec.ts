@@ -11,6 +11,7 @@ import type { Prepared } from '../../harness/generic/request-checks.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import type { Operation } from '../../harness/spec/types.ts';
 import { isAccepted, needAccepted } from '../../harness/answers.ts';
+import { Inconclusive } from '../../harness/verdicts.ts';
 import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
 import { test } from './test.ts';
 import { hasRole } from './auth.ts';
@@ -60,12 +61,12 @@ function unifiedSource(ctx: GenericContext): OperationSource {
   /** A far-priced order of the trading key, placed for a check to look up, modify or cancel. */
   const placeOne = async (why: string, order = farOrder(s, { clientOid: freshClientOid() })): Promise<string> => {
     const r = await ctx.api.send({ ...placeRequest(spec, order), label: `an order to ${why}` });
+    // A throttle or a server error is the environment's (Undecided), a refusal leaves the check nothing to judge.
+    needAccepted(r, `the order to ${why}`);
     const id = orderIdOf(r.json);
-    if (isAccepted(r) && id) {
-      cancelAtEnd({ orderId: id });
-      return id;
-    }
-    throw new Error(`the order to ${why} was answered ${r.status} ${r.text.slice(0, 200)}`);
+    if (!id) throw new Inconclusive(`the order to ${why} was acknowledged without data.orderId: ${r.text.slice(0, 200)}`);
+    cancelAtEnd({ orderId: id });
+    return id;
   };
 
   const noOrders = (): Prepared | undefined => {

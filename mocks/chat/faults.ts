@@ -182,7 +182,7 @@ export const faults = [
   {
     name: 'bad-body-redirect',
     description: 'Redirects a request whose body is not a chat request (303 See Other to a help page), as a web form handler does, instead of refusing it with a 4xx.',
-    violates: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-GEN-REFUSAL-STATUS'],
+    violates: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED'],
   },
   {
     name: 'every-request-refused',

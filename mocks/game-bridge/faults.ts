@@ -160,8 +160,9 @@ export const faults = [
   },
   {
     name: 'odd-query-redirect',
-    description: 'Answers a query string with a malformed escape with 301 to the URL without it, as some frameworks do, instead of serving or refusing it.',
-    violates: ['C-GEN-REFUSAL-STATUS'],
+    description: 'Answers a query string with a malformed escape with 301 to the URL without it, as some frameworks do, instead of serving or refusing it. A redirect is not the API answering: no verdict may rest on it, so the bad input it answers is left undecided.',
+    violates: [],
+    undecided: ['C-GEN-NO-5XX'],
   },
   {
     name: 'success-text-plain',

@@ -195,3 +195,47 @@ test('an exception of the harness after the answer arrived (recording, validatio
   assert.ok(!(e instanceof TargetError));
   assert.match(e.message, /^harness error after GET .* was answered 200 \(not the target's doing\): TypeError: injected: recording broke\n\s+at /);
 });
+
+/** A client of the game-bridge spec, with its status read as the harmless request that says whether the target still answers. */
+const bridgeClient = (url: string) =>
+  new Client({ interfaceName: 'game-bridge', baseUrl: url, spec: loadSpec('game-bridge'), secrets: new Secrets(), timeoutMs: 2000, live: false, requestsPerSecond: 0, health: { request: { method: 'GET', path: '/v2/status' }, ok: () => true } });
+const json = (res: import('node:http').ServerResponse, status: number) => res.writeHead(status, { 'content-type': 'application/json' }).end('{"ok":true}');
+
+test('a target that answers nothing but 503 is given up after three in a row and its harmless request: later requests are not sent, and say why', async () => {
+  let seen = 0;
+  const url = await serve((_req, res) => (seen++, json(res, 503)));
+  const c = bridgeClient(url);
+  for (let i = 0; i < 3; i++) assert.equal((await c.send({ method: 'GET', path: '/v2/players' })).kind, 'server-error');
+  const before = seen;
+  await assert.rejects(c.send({ method: 'GET', path: '/v2/info' }), (e: unknown) => e instanceof TargetError && e.kind === 'given-up' && /stopped answering: a server error \(5xx\) \d times in a row, and its harmless documented request \(GET \/v2\/status\) was not answered normally either/.test(e.message));
+  assert.equal(seen, before, 'the fourth request is not sent');
+});
+
+test('one operation that keeps being throttled while the target answers its harmless request is given up alone', async () => {
+  const url = await serve((req, res) => (req.url === '/v2/players' ? json(res, 429) : json(res, 200)));
+  const c = bridgeClient(url);
+  for (let i = 0; i < 3; i++) assert.equal((await c.send({ method: 'GET', path: '/v2/players' })).kind, 'throttled');
+  await assert.rejects(c.send({ method: 'GET', path: '/v2/players' }), (e: unknown) => e instanceof TargetError && e.kind === 'given-up' && /GET \/v2\/players stopped answering: throttled \(429\) 3 times in a row, while the target answers other requests/.test(e.message));
+  assert.equal((await c.send({ method: 'GET', path: '/v2/info' })).status, 200, 'the others are still asked');
+});
+
+test('a request that got no answer is evidence only while the same operation answers a control; a reset operation is not', async () => {
+  const url = await serve((req, res) => {
+    if (req.url === '/v2/players') return void req.socket.destroy();
+    if (req.method === 'POST' && req.headers['content-length'] === '4') return void req.socket.destroy();
+    json(res, req.method === 'POST' ? 400 : 200);
+  });
+  const c = bridgeClient(url);
+  const unanswered = async (request: Parameters<Client['send']>[0]) => {
+    try {
+      await c.send(request);
+    } catch (e) {
+      return (e as TargetError).exchange;
+    }
+    throw new Error('answered');
+  };
+  // POST /v2/log drops the body null alone: the control (no credentials, no body) is answered, so the drop is the target's.
+  assert.equal(await c.whyNotAnswering(await unanswered({ method: 'POST', path: '/v2/log', body: 'null' })), undefined);
+  // GET /v2/players drops everything: its control is dropped too, so nothing can be told of it.
+  assert.match((await c.whyNotAnswering(await unanswered({ method: 'GET', path: '/v2/players' }))) ?? '', /GET \/v2\/players does not answer a control either/);
+});

@@ -193,6 +193,9 @@ export function mustBeRefused(rule: string, reply: Reply, what: string, o: { con
     controlAccepted(o.control, what);
     return;
   }
+  // Refused with another status than the stated one: that is the rule's refusal with a wrong status only where the
+  // control was accepted; beside a refused control it may be another refusal altogether (a key refused everything).
+  if (kind === 'refused') controlAccepted(o.control, what);
   throw new RequirementViolation([rule], `${what} was answered ${describeAnswer(reply, { json: o.json })}`, o.expected ?? (o.status === undefined ? 'a 4xx refusal' : `${o.status}`), [reply.exchange]);
 }
 

@@ -312,8 +312,9 @@ export const fundsFaults = [
     description: 'Not a bug: another client of the account moves 0.37 of the quote coin from uta into the funding account each time the account assets are read, as a person or a bot using the same account would.',
     violates: [],
     // Funds moved by another client cannot be told from a target that moves them wrongly: conservation is
-    // inconclusive on an account the profile says others use, never failed (issue 43: it failed).
-    undecided: ['U-FUNDS-CONSERVED'],
+    // inconclusive on an account the profile says others use, never failed (issue 43: it failed). The property stops
+    // there, so the same-type transfers it was judging beside are left undecided too.
+    undecided: ['U-FUNDS-CONSERVED', 'U-TRANSFER-SAME-TYPE'],
     keepsDefault: { 'U-NS-ACCOUNT-STATE': UNFUNDED_SENDS_NO_TRANSFER },
   },
   {

@@ -55,7 +55,7 @@ function before(id: string, req: OperationRequest, { x, on, firstDeadlinePassed 
       return refused('state', 'the account already has an open order in this market');
     }
   }
-  // refused-order-placed-cancels-throttled: a cancel by clientOid meets a gateway's throttle.
-  if (on('refused-order-placed-cancels-throttled') && id === 'cancelOrder' && req.params.clientOid !== undefined) return refused('throttle', 'Too many requests.');
+  // refused-order-placed-cancels-throttled: every cancel-order meets a gateway's throttle.
+  if (on('refused-order-placed-cancels-throttled') && id === 'cancelOrder') return refused('throttle', 'Too many requests.');
   return undefined;
 }

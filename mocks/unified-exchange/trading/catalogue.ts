@@ -345,7 +345,13 @@ export const tradingFaults = [
   {
     name: 'lookup-unknown-500',
     part: 'trading/lookups',
-    keepsDefault: { ...FUNDED, 'U-NS-ORDER-PROCESSING': 'an order not found yet (the asynchronous reading) would crash the lookup too, and every check that waits for its order would be undecided' },
+    keepsDefault: {
+      ...FUNDED,
+      'U-NS-ORDER-PROCESSING': 'an order not found yet (the asynchronous reading) would crash the lookup too, and every check that waits for its order would be undecided',
+      // Shown, the strategy order's id gives the strategy cancel a real control and it passes; not shown, it is not
+      // tested, and beside the lookups this fault leaves undecided, inconclusive: one of the two, whatever the reading.
+      'U-NS-STRATEGY-ORDERS': 'the strategy cancel is judged (and passes) only where the ids are shown: kept not shown, it stays undecided',
+    },
     description: 'The lookup of an order the caller does not have (unknown, or another account\'s) dereferences what it did not find: answered 500.',
     violates: ['U-GEN-NO-5XX'],
     // A 500 is no "not found": the lookups of unknown orders decide nothing (issue 43: they passed). The strategy

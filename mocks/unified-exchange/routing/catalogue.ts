@@ -220,8 +220,9 @@ export const routingFaults = [
     part: 'market',
     description: 'The market data needs a subscription the accounts do not have: every /api/v3/market/ read is refused 403, whatever it asks.',
     violates: [],
-    // A read without symbol, or with a category it does not list, refused: so is the same read made right.
-    undecided: ['U-MKT-BOOK-REQUIRED', 'U-MKT-CATEGORY-UNLISTED'],
+    // A read without symbol, with a category it does not list or a limit over 1000, refused: so is the same read made
+    // right; and a read refused without credentials is refused signed too.
+    undecided: ['U-MKT-BOOK-REQUIRED', 'U-MKT-CATEGORY-UNLISTED', 'U-LIMIT-CANDLES-OVER', 'U-AUTH-PUBLIC'],
   },
   {
     name: 'fund-writes-refused',

@@ -301,7 +301,9 @@ export const tradingFaults = [
   // must end inconclusive or not tested, never passed (issue 43).
   {
     name: 'trading-halted',
-    keepsDefault: FUNDED,
+    // Paced by per-UID limits, the conditional property's cases take a minute in the other readings: a refused
+    // control shows as well in the default ones.
+    keepsDefault: PACED,
     // Where the profile states the order's form and the countdown's range, a refused complete order and a refused
     // countdown are the target's; unstated, they would only be undecided.
     profile: 'reference-unified-stated.yaml',
@@ -321,7 +323,9 @@ export const tradingFaults = [
   },
   {
     name: 'cancels-refused',
-    keepsDefault: FUNDED,
+    // Paced by per-UID limits, the conditional property's cases take a minute in the other readings: a refused
+    // control shows as well in the default ones.
+    keepsDefault: PACED,
     // The stated profile takes the reading that shows a take profit's id (U-NS-STRATEGY-ORDERS): the control of a
     // cancel-strategy-order refusal.
     profile: 'reference-unified-stated.yaml',

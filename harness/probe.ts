@@ -48,11 +48,11 @@ export function notTheApi(reply: Reply, what: string, o: { successBodyOpen?: boo
     const after = reply.headers['retry-after'];
     return `${what} was throttled (429${after ? `, Retry-After ${after}` : ''}), again after waiting as asked: a gateway or the target limits the harness's requests before any check ran (lower requestsPerSecond, or have the harness's address allowed more)`;
   }
-  if (answerKind(reply) === 'not-the-api') {
-    return `${what} was answered ${reply.status} with a redirect to ${reply.headers.location ?? '(no Location)'}: a login page or a wrong base URL is in front of the API`;
-  }
   if (ct.includes('text/html') || /^\s*<(!doctype|html)/i.test(reply.text)) {
     return `${what} was answered ${reply.status} with an HTML page (${ct || 'no content type'}), not the API: a login page, a proxy's error page or a wrong base URL`;
+  }
+  if (answerKind(reply) === 'not-the-api') {
+    return `${what} was answered ${reply.status} with a redirect to ${reply.headers.location ?? '(no Location)'}: a login page or a wrong base URL is in front of the API`;
   }
   if (reply.status === 404) return `${what} was answered 404: the path is not there (is the base URL, with its path prefix, right?)`;
   if (answerKind(reply) === 'server-error') return `${what} was answered ${reply.status}: the target is not healthy enough to be judged`;

@@ -28,8 +28,19 @@ function judgeable(spec: LoadedSpec, ex: Exchange): boolean {
   return Boolean(op && Object.keys(op.responses).includes(String(ex.response.status)));
 }
 
-/** The exchanges of a test that met the environment's trouble: no answer, or one no response check judges. */
-export const troubled = (spec: LoadedSpec, recorder: Recorder) => recorder.exchanges.filter((ex) => !judgeable(spec, ex));
+/**
+ * The exchanges of a test that met the environment's trouble: an answer no response check judges (a throttle, a
+ * server error, a redirect), or no answer where the operation did not answer the test again afterwards. A request
+ * that got no answer while the same operation went on answering is the target's deviation, judged as such by its
+ * check (harness/classify.ts), not trouble that hid anything.
+ */
+export function troubled(spec: LoadedSpec, recorder: Recorder): Exchange[] {
+  const all = recorder.exchanges;
+  return all.filter((ex, i) => {
+    if (ex.response) return !judgeable(spec, ex);
+    return !all.slice(i + 1).some((later) => later.operation === ex.operation && later.response && judgeable(spec, later));
+  });
+}
 
 /**
  * Every response was validated against the spec when it arrived. A problem fails the generic requirement it belongs

@@ -10,6 +10,7 @@ import { profileTemplate } from '../harness/profile/template.ts';
 import { applyReadings, parseReadings } from '../harness/readings.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import { drawReferenceCredentials } from '../harness/targets.ts';
+import { describeTrouble, parseTrouble, type Trouble } from '../mocks/environment.ts';
 
 const HELP = `npm run reference -- <interface> [options]
 
@@ -19,6 +20,9 @@ Interfaces: ${INTERFACES.join(', ')}.
 
 Options:
   --fault NAME       start it with a seeded fault (--list-faults lists them)
+  --trouble T        put trouble of its environment in front of it: throttle (429, Retry-After 1), unavailable (503
+                     page), reset (connections closed) or slow-body (a byte a second), on every request or, as
+                     T@'GET /v2/players', on one operation; --trouble-after N lets the first N requests through
   --list-faults      list the interface's seeded faults and the requirements each breaks
   --readings R       start it in other readings of the open points its document leaves to a deployment: other, or
                      <open point>=<reading>, repeated or comma-separated
@@ -37,6 +41,8 @@ try {
   parsed = parseArgs({
     options: {
       fault: { type: 'string' },
+      trouble: { type: 'string' },
+      'trouble-after': { type: 'string' },
       port: { type: 'string' },
       profile: { type: 'string' },
       'list-faults': { type: 'boolean' },
@@ -73,6 +79,13 @@ if (values['list-readings']) {
 }
 if (values.fault && !deployment.reference.faults.some((f) => f.name === values.fault)) fail(`no fault ${values.fault}; --list-faults lists them`);
 if (values.port !== undefined && !/^\d+$/.test(values.port)) fail(`--port ${values.port}: give a port number`);
+if (values['trouble-after'] !== undefined && !/^\d+$/.test(values['trouble-after'])) fail(`--trouble-after ${values['trouble-after']}: give a number of requests`);
+let trouble: Trouble | undefined;
+try {
+  trouble = values.trouble ? { ...parseTrouble(values.trouble), ...(values['trouble-after'] ? { after: Number(values['trouble-after']) } : {}) } : undefined;
+} catch (e) {
+  fail((e as Error).message);
+}
 let profile;
 try {
   const ask = values.readings?.length ? parseReadings(CATALOGUES, values.readings) : undefined;
@@ -87,13 +100,13 @@ const secrets: Record<string, string> = {};
 for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) secrets[cred] = process.env[envVar as string]!;
 const server = await deployment.reference.start({
   settings: entry.settings,
-  reference: entry.reference ?? {},
+  reference: { ...(entry.reference ?? {}), ...(trouble ? { trouble } : {}) },
   secrets,
   fault: values.fault,
   host: '127.0.0.1',
   port: values.port ? Number(values.port) : 0,
 });
-console.log(`${name} reference listening on ${server.url}${values.fault ? ` with seeded fault ${values.fault}` : ''}`);
+console.log(`${name} reference listening on ${server.url}${values.fault ? ` with seeded fault ${values.fault}` : ''}${trouble ? `, behind ${describeTrouble(trouble)}` : ''}`);
 for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) {
   // Shown once, on the terminal of the person who started it: it is this server's own, made up for this run.
   console.log(`credential ${cred} (${envVar}): ${secrets[cred]}`);

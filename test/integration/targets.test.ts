@@ -199,3 +199,29 @@ describe('a chat endpoint whose 429 message is in English', () => {
     assert.equal(run.code, 1, run.out);
   });
 });
+
+describe('a bridge whose switched-off endpoint answers 404 with an HTML page, as a real deployment did', () => {
+  const settings = { ...BRIDGE_SETTINGS, endpoints: { ...BRIDGE_SETTINGS.endpoints, players: false } };
+  let bridge: Running;
+  let proxy: Proxy;
+  let s: RunSummary;
+  before(async () => {
+    bridge = await startBridge({ settings, reference: {}, secrets: { authKey: KEY }, host: '127.0.0.1', port: 0 });
+    // Everything as the reference answers it, but /v2/players, switched off: a web server's own 404 page.
+    proxy = await startProxy(bridge.url, (req, forward) =>
+      req.path.split('?')[0] === '/v2/players' ? { status: 404, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>404 Not Found</h1></body></html>' } : forward(),
+    );
+    const run = await conformance(['--target', liveProfile('players-404-page', 'game-bridge', proxy.url, { writes: true, bridge: settings }), '--interfaces', 'game-bridge', '--seed', '7'], bridgeEnv);
+    s = readSummary(run.reports);
+  }, { timeout: 90_000 });
+  after(async () => {
+    await proxy.close();
+    await bridge.close();
+  });
+
+  test('its disabled rule judges it; no generic requirement fails on it (auth, method, schema are not asked of a switched-off endpoint)', () => {
+    const failed = withStatus(s, 'failed');
+    assert.deepEqual(failed.filter((id) => id.startsWith('C-GEN-')), [], messages(s, 'failed'));
+    assert.ok(failed.includes('C-DISABLED-403'), `C-DISABLED-403 judges the 404 page: ${messages(s, 'failed')}`);
+  });
+});

@@ -314,7 +314,6 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     // Decoding the query string by hand throws on a malformed escape ("%zz"); a framework may redirect to a cleaned URL.
     if (on('odd-query-500') && query) decodeURIComponent(query);
     if (on('odd-query-redirect') && query && !isDecodable(query)) return { status: 301, headers: { location: (req.url ?? '').split('?')[0] } };
-    if (on('trailing-slash-redirect') && route) return { status: 308, headers: { location: `${route.path}/` } };
     const limited = throttled(req);
     if (limited) return limited;
     // A CORS-minded stack answers OPTIONS itself, before the bridge's checks (C-NS-OPTIONS).

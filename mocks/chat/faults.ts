@@ -153,9 +153,10 @@ export const faults = [
   {
     name: 'status-503',
     description: 'Answers a limited request with 503 Service Unavailable (same body and headers) instead of 429.',
-    violates: ['E-LIMIT-429'],
-    // No 429 ever comes: more than maxRequests get through, header-less requests included (a knock-on).
-    collateral: ['E-PER-INSTANCE', 'E-CLIENT-ID-SOCKET'],
+    // A 5xx is E-GEN-NO-5XX's failure wherever it shows, never a verdict on the rule at hand (issue 43): where the 429
+    // was due, the limiter's rules are left undecided.
+    violates: ['E-GEN-NO-5XX'],
+    undecided: ['E-LIMIT-429'],
   },
   {
     name: 'window-doubled',
@@ -182,7 +183,15 @@ export const faults = [
   {
     name: 'bad-body-redirect',
     description: 'Redirects a request whose body is not a chat request (303 See Other to a help page), as a web form handler does, instead of refusing it with a 4xx.',
-    violates: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-GEN-REFUSAL-STATUS'],
+    // A redirect is not the API answering (a login gateway redirects too): it decides nothing about the body rules, and
+    // they must not pass on it (issue 43).
+    violates: [],
+    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED'],
+  },
+  {
+    name: 'not-json-as-prompt',
+    description: 'Takes a body that is not JSON for a plain-text prompt (the whole body as one user message) and answers it 200, instead of refusing it.',
+    violates: ['E-BODY-NOT-JSON'],
   },
   {
     name: 'every-request-refused',
@@ -203,12 +212,15 @@ export const faults = [
   {
     name: 'invalid-json-500',
     description: 'Parses the body without catching the error, so a body that is not JSON crashes the handler with 500.',
-    violates: ['E-BODY-NOT-JSON', 'E-GEN-NO-5XX'],
+    // A 5xx fails E-GEN-NO-5XX wherever it shows and decides nothing about the body rule.
+    violates: ['E-GEN-NO-5XX'],
+    undecided: ['E-BODY-NOT-JSON'],
   },
   {
     name: 'missing-messages-500',
     description: 'Reads body.messages without checking it, so a JSON body without a messages array crashes the handler with 500.',
-    violates: ['E-BODY-MESSAGES-REQUIRED', 'E-GEN-NO-5XX'],
+    violates: ['E-GEN-NO-5XX'],
+    undecided: ['E-BODY-MESSAGES-REQUIRED'],
   },
 ] as const satisfies readonly Fault[];
 

@@ -22,7 +22,7 @@ type Server = (client: string, now: number) => Answer;
 /** A sliding-window limiter as the document describes it; `shared`: one counter for every client (a seeded bug). */
 function limiter(o: { shared?: boolean } = {}): Server {
   const stamps = new Map<string, number[]>();
-  return (client, now) => {
+  return (client, now): Answer => {
     const key = o.shared ? 'everyone' : client;
     const mine = (stamps.get(key) ?? []).filter((t) => t > now - SETTINGS.windowMs);
     stamps.set(key, mine);

@@ -13,6 +13,7 @@ import type { Recorder } from './recorder.ts';
 import { replayCommand } from './replay-command.ts';
 import type { Secrets } from './secrets.ts';
 import { RequirementViolation, type PropertyFailureInfo } from './verdicts.ts';
+import { Undecided } from './answers.ts';
 
 export interface PropertySpec<T> {
   /** Unique within the suite; it seeds the property and names it in replay commands. */
@@ -71,6 +72,8 @@ export async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyCo
   const skip = new Set<string>(replay?.skip ?? []);
   const seen = new Set<string>();
   const unsettled = new Map<string, string>();
+  /** Requirements a case met only with an answer that decides nothing (the environment's trouble), and why. */
+  const troubled = new Map<string, string>();
   const saw: Saw = (id, why) => void (why === undefined ? seen.add(id) : unsettled.has(id) || unsettled.set(id, why));
   let outage: string | undefined;
   let inconclusive: string | undefined;
@@ -91,6 +94,13 @@ export async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyCo
           // Once the target is given up, nothing a case shows is about the case: no counterexample, no shrinking on it.
           if (e instanceof TargetError && e.kind === 'given-up') {
             outage ??= `outage: ${messageOf(e)}`;
+            return;
+          }
+          // An answer that decides nothing (a throttle, a server error, a page that is not the API) leaves this case's
+          // requirements unsettled and the property goes on: no counterexample to shrink (each step would meet the
+          // same trouble), and a requirement only ever met so ends inconclusive, naming it.
+          if (e instanceof Undecided) {
+            for (const id of p.testing(v)) if (!troubled.has(id)) troubled.set(id, messageOf(e));
             return;
           }
           // No answer to a case whose requirements have all failed already: set aside, like an answer judged for them.
@@ -160,6 +170,7 @@ export async function runRecordedProperty<T>(p: PropertySpec<T>, ctx: PropertyCo
     else if (inconclusive) recorder.record(id, 'inconclusive', inconclusive);
     else if (seen.has(id)) recorder.record(id, 'passed');
     else if (unsettled.has(id)) recorder.record(id, 'inconclusive', unsettled.get(id), { hidesOthers: false });
+    else if (troubled.has(id)) recorder.record(id, 'inconclusive', troubled.get(id));
     else if (untested) recorder.record(id, 'not-tested', untested);
     else recorder.record(id, 'not-tested', `none of the ${cases} generated cases reached the condition this requirement is about`);
   }

@@ -218,7 +218,7 @@ async function preparing<T>(op: Operation, what: string, step: () => Promise<T> 
  * An error of the harness's own inside a check (a TypeError, a bug in a source hook): not the target's, not the
  * environment's. Everything a check may throw on purpose is one of the verdicts' errors, a target's or the client's.
  */
-function isHarnessFault(e: unknown): boolean {
+export function isHarnessFault(e: unknown): boolean {
   if (e instanceof RequirementViolation || e instanceof NotTested || e instanceof Inconclusive || e instanceof TargetError) return false;
   if (e instanceof Error && ('matcherResult' in e || /^expect\(/.test(e.message))) return false;
   return true;
@@ -229,7 +229,7 @@ function isHarnessFault(e: unknown): boolean {
  * none that the environment's trouble left undecided (a throttle, a 5xx, no answer): a requirement over every
  * operation is not passed on the few the trouble spared.
  */
-function conclude(findings: Finding[]): void {
+export function conclude(findings: Finding[]): void {
   const broken = findings.filter((f) => f.outcome === 'broken');
   if (broken.length) {
     const expected = [...new Set(broken.flatMap((f) => (f.expected ? [f.expected] : [])))].join('; ') || undefined;

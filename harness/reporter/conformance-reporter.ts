@@ -13,7 +13,7 @@ import { loadSpec } from '../spec/load.ts';
 import type { LoadedSpec, OpenPoint } from '../spec/types.ts';
 import { credentialVariables, publishedTargets, secretsFor, type Target } from '../targets.ts';
 import { curlOf } from '../http/curl.ts';
-import { statusKind } from '../answers.ts';
+import { operationCoverage } from './coverage.ts';
 import { toHar } from './har.ts';
 import { ANNOTATION, idsOfTags, type Evidence, type SeenReading, type Verdict } from '../verdicts.ts';
 import type { WriteRecord } from '../writes.ts';
@@ -267,30 +267,7 @@ export default class ConformanceReporter implements Reporter {
 
   /** Every operation of the spec: whether the run's requests reached it, the statuses they got, and those never seen. */
   private operationCoverage(operations: LoadedSpec['operations'], interfaceName: string): OperationCoverage[] {
-    const mine = this.reached.filter((r) => r.interfaceName === interfaceName);
-    return operations.map((op) => {
-      const statuses = new Set<number>();
-      const tests = new Set<string>();
-      for (const r of mine) {
-        const got = r.operations[op.key];
-        if (!got) continue;
-        got.forEach((s) => statuses.add(s));
-        tests.add(r.test);
-      }
-      const documented = Object.keys(op.responses);
-      // A range ("4XX") was seen when a status of it was that no exact documented status claims.
-      const exact = (s: number) => documented.includes(String(s));
-      const seen = (d: string) => {
-        if (d === 'default') return [...statuses].some((s) => !exact(s) && !documented.includes(`${String(s)[0]}XX`) && s !== 0);
-        if (/^[1-5]XX$/i.test(d)) return [...statuses].some((s) => String(s)[0] === d[0] && !exact(s));
-        return statuses.has(Number(d));
-      };
-      const unseen = documented.filter((d) => !seen(d));
-      // Reached only where the API answered: a throttle, a server error, a redirect or no answer at all is the
-      // environment's, and a request that met nothing else exercised nothing of the operation.
-      const exercised = [...statuses].some((s) => statusKind(s) === 'accepted' || statusKind(s) === 'refused');
-      return { operation: op.key, exercised, statuses: [...statuses].sort((a, b) => a - b), unseen, tests: [...tests] };
-    });
+    return operationCoverage(operations, this.reached.filter((r) => r.interfaceName === interfaceName));
   }
 
   /** An open point as the spec lists it, whether the profile states its reading, and the readings the checks saw. */

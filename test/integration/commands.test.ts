@@ -77,6 +77,16 @@ describe('a run that decides nothing: exit 2', () => {
   });
 });
 
+describe('--checks selects what is judged, and nothing more', () => {
+  test('--checks negative-data-rejection judges GEN-REFUSAL-STATUS, not GEN-NO-5XX (not-a-server-error is not selected)', { timeout: 60_000 }, async () => {
+    const r = await conformance(['--interfaces', 'game-bridge', '--seed', '1', '--checks', 'negative-data-rejection', '--grep', 'negative-data-rejection']);
+    const s = readSummary(r.reports);
+    const status = (id: string) => s.interfaces.flatMap((i) => i.requirements).find((q) => q.id === id)?.status;
+    assert.equal(status('C-GEN-REFUSAL-STATUS'), 'passed', r.out);
+    assert.equal(status('C-GEN-NO-5XX'), 'not-tested', r.out);
+  });
+});
+
 describe('Playwright run in the command\'s own process or as a child of it', () => {
   test('both give the same verdicts and the same exit code (the child is the fallback where the runner cannot be called)', { timeout: 90_000 }, async () => {
     const args = ['--interfaces', 'game-bridge', '--seed', '1', '--grep', 'GET /v2/(status|players)'];

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CHECKS, checksListing, selectedChecks } from '../../harness/generic/checks.ts';
-import { REQUEST_CHECKS, type OperationContext } from '../../harness/generic/request-checks.ts';
+import { REQUEST_CHECKS, type Finding, type OperationContext } from '../../harness/generic/request-checks.ts';
+import { Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Secrets } from '../../harness/secrets.ts';
 import { documents } from '../../harness/spec/statuses.ts';
@@ -124,4 +125,19 @@ test('the document\'s answer of a switched-off operation leaves the operation to
   assert.equal(method[0].outcome, 'not-tested');
   const auth = await REQUEST_CHECKS['missing-credential-refused'].run(context(secured(), [403], { answersDisabled: (r) => r.status === 403 }));
   assert.equal(auth[0].outcome, 'not-tested');
+});
+
+test('a requirement over every operation fails where one broke, is undecided where trouble left one undecided, and passes only where none did', async () => {
+  const { conclude } = await import('../../harness/generic/define.ts');
+  const f = (outcome: Finding['outcome'], trouble = false): Finding => ({ requirement: 'GEN-AUTH', outcome, message: `GET /x: ${outcome}`, ...(trouble ? { trouble } : {}) });
+  assert.throws(() => conclude([f('held'), f('broken'), f('inconclusive', true)]), RequirementViolation);
+  assert.throws(() => conclude([f('held'), f('held'), f('inconclusive', true)]), (e) => e instanceof Inconclusive && /held on 2 operation\(s\), but the environment's trouble left 1 undecided/.test(e.message));
+  assert.doesNotThrow(() => conclude([f('held'), f('inconclusive'), f('not-tested')]));
+  assert.throws(() => conclude([f('not-tested')]), NotTested);
+});
+
+test('an error of the harness\'s own inside a check is not a finding: it breaks the test (exit 2), whatever the other operations found', async () => {
+  const { isHarnessFault } = await import('../../harness/generic/define.ts');
+  assert.equal(isHarnessFault(new TypeError("Cannot read properties of undefined (reading 'id')")), true);
+  for (const e of [new RequirementViolation('X', 'broke'), new NotTested('no'), new Inconclusive('trouble')]) assert.equal(isHarnessFault(e), false, e.constructor.name);
 });

@@ -155,3 +155,13 @@ test('a run that judged nothing names what happened instead of blaming --grep', 
   assert.doesNotMatch(undecided.reason, /--grep/);
   assert.match(exitCodeOf([iface([req('E-B', 'must', 'not-tested')])], false, { grep: 'nothing' }).reason, /does --grep "nothing" match any test/);
 });
+
+test('an operation is exercised only where the API answered it: a throttle, a 5xx, a redirect or no answer reaches nothing', async () => {
+  const { operationCoverage } = await import('../../harness/reporter/coverage.ts');
+  const op = (key: string) => ({ key, method: key.split(' ')[0], path: key.split(' ')[1], responses: { '200': { status: '200', headers: {} } } }) as never;
+  const rows = operationCoverage([op('GET /a'), op('GET /b'), op('GET /c')], [
+    { test: 'one', operations: { 'GET /a': [429, 503, 0, 302] } },
+    { test: 'two', operations: { 'GET /b': [429, 404] } },
+  ]);
+  assert.deepEqual(rows.map((r) => [r.operation, r.exercised, r.tests]), [['GET /a', false, ['one']], ['GET /b', true, ['two']], ['GET /c', false, []]]);
+});

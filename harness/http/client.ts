@@ -299,7 +299,8 @@ export class Client {
    * troubled too, the whole target is given up (every later request fails at once, named by the cause); answered,
    * only the operation that keeps being troubled is.
    */
-  private async noteTrouble(op: string | undefined, kind: TroubleKind): Promise<void> {
+  private async noteTrouble(exchange: Exchange, kind: TroubleKind): Promise<void> {
+    const op = exchange.operation;
     const origin = this.base.origin;
     const due = trouble.troubled(origin, op, kind);
     if (this.askingHealth || (!due.origin && !due.operation)) return;
@@ -314,7 +315,24 @@ export class Client {
       return;
     }
     trouble.healthy(origin);
-    if (due.operation && op) trouble.giveUpOn(origin, op);
+    // One operation troubled in a row while the target answers has gone dark only if it does not answer a control of
+    // its own either: a 5xx that bad input provokes each time is the requests', and the operation goes on answering.
+    if (due.operation && op && !(await this.operationAnswers(exchange))) trouble.giveUpOn(origin, op);
+  }
+
+  /** Whether the operation of a troubled exchange answers its control (controlOf) as the API; its own trouble is counted, never asked about. */
+  private async operationAnswers(ex: Exchange): Promise<boolean> {
+    const control = this.controlOf(ex);
+    if (!control) return false;
+    this.askingHealth = true;
+    try {
+      const r = await this.once(control);
+      return r.kind === 'accepted' || r.kind === 'refused';
+    } catch {
+      return false;
+    } finally {
+      this.askingHealth = false;
+    }
   }
 
   /** What the authentication step is given; a check that logs in itself uses the same. */
@@ -418,7 +436,7 @@ export class Client {
       exchange.durationMs = Math.round((performance.now() - sentAt) * 10) / 10;
       exchange.error = slowBody ? `a slow body: answered ${res!.statusCode}, but the body did not finish within ${timeoutMs} ms` : timedOut ? `no answer within ${timeoutMs} ms` : `${troubleNamed('reset')} (${err.code ?? err.name}: ${err.message})`;
       this.options.onExchange?.(exchange);
-      await this.noteTrouble(op?.key, kind);
+      await this.noteTrouble(exchange, kind);
       throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange, kind === 'reset' ? 'broken' : kind);
     } finally {
       deadline.clear();
@@ -457,7 +475,7 @@ export class Client {
       if (op?.write) this.options.onWrite?.(op, exchange, kind);
       // The API's own answers (a limit a check provoked among them) clear the trouble in a row; anything else counts.
       if (kind === 'accepted' || kind === 'refused' || kind === 'informational' || (kind === 'throttled' && spec.provokesLimit)) trouble.answered(this.base.origin, op?.key);
-      else await this.noteTrouble(op?.key, kind as TroubleKind);
+      else await this.noteTrouble(exchange, kind as TroubleKind);
       return {
         status: res.statusCode,
         kind,

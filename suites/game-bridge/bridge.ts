@@ -108,8 +108,9 @@ export interface JudgeContext {
 }
 
 /**
- * The key rules: a 401 counts for them only beside a control, the same request with the right key, answered as the
- * document says for it (accepted; or 405, 403, 400 where something else is wrong on purpose). A bridge that refuses
+ * The key rules: a 401 counts for them only beside a control, the same request with the right key, which the bridge
+ * takes: answered, and not refused for the key (401). Whatever else the control gets (200, 405 or 403 where something
+ * else is wrong on purpose, or a success of its own rule's breaking) is the other rules' to judge. A bridge that refuses
  * the right key too shows nothing about how it checks a wrong one.
  */
 const KEY_RULES = ['C-AUTH-401', 'C-AUTH-KEY-EXACT'];
@@ -118,19 +119,19 @@ const KEY_RULES = ['C-AUTH-401', 'C-AUTH-KEY-EXACT'];
  * Whether the bridge took the right key where this case sent another (or another spelling of the header name): true,
  * or why not (the control refused, or no answer of the bridge), or undefined where no control may be sent.
  */
-async function keyTaken(c: ModelCase, ctx: JudgeContext): Promise<true | string | undefined> {
+async function keyTaken(ctx: JudgeContext): Promise<true | string | undefined> {
   if (!ctx.keyControl) return undefined;
-  const right: ModelCase = { ...c, key: 'right', headerName: KEY_HEADER };
   let control: Reply;
   try {
     control = await ctx.keyControl();
-    if (acceptable(right).some((o) => fits(o, control))) return true;
+    judged(control, 'the same request with the right key (the control)');
   } catch (e) {
     // A control that got no answer of the bridge decides nothing either; an outage ends the check as ever.
     if (e instanceof Undecided || (e instanceof TargetError && e.kind !== 'given-up')) return `its control with the right key got no answer of the bridge (${e.message})`;
     throw e;
   }
-  return `the same request with the right key (the control) was answered ${control.status} ${control.text.slice(0, 120)}, not as the document says: the refusal proves nothing about the key check`;
+  if (!answered(control, 401)) return true;
+  return `the same request with the right key (the control) was refused 401 too ${control.text.slice(0, 120)}: the refusal proves nothing about the key check`;
 }
 
 /**
@@ -154,7 +155,7 @@ export async function judge(c: ModelCase, reply: Reply, ctx: JudgeContext): Prom
     // A 401 to the right key under another spelling of the header name is the spelling's fault only where the same
     // request under the document's spelling is taken.
     if (ids[0] === 'C-AUTH-HEADER-CASE') {
-      const taken = await keyTaken(c, ctx);
+      const taken = await keyTaken(ctx);
       if (taken !== true) {
         if (taken) ctx.undecided?.(ids[0], `${request} answered ${reply.status}, and ${taken}`);
         return [];
@@ -189,7 +190,7 @@ export async function judge(c: ModelCase, reply: Reply, ctx: JudgeContext): Prom
 /** A wrong key's 401 counts for the key rules only beside the key control: otherwise it is set aside, or undecided. */
 async function keyRefusal(c: ModelCase, hit: Outcome, met: string[], request: string, ctx: JudgeContext): Promise<string[]> {
   if (!KEY_RULES.includes(hit.requirement) || !met.includes(hit.requirement) || ctx.setAside(hit.requirement)) return met;
-  const taken = await keyTaken(c, ctx);
+  const taken = await keyTaken(ctx);
   if (taken === true) return met;
   if (taken) ctx.undecided?.(hit.requirement, `${request} was refused 401, but ${taken}`);
   return met.filter((id) => id !== hit.requirement);

@@ -37,7 +37,7 @@ function judgeable(spec: LoadedSpec, ex: Exchange): boolean {
 export function troubled(spec: LoadedSpec, recorder: Recorder): Exchange[] {
   const all = recorder.exchanges;
   return all.filter((ex, i) => {
-    if (ex.response) return !judgeable(spec, ex);
+    if (ex.response) return !judgeable(spec, ex) && !ex.waitedOut;
     return !all.slice(i + 1).some((later) => later.operation === ex.operation && later.response && judgeable(spec, later));
   });
 }

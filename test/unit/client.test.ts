@@ -223,3 +223,17 @@ test('an operation that answers bad input 500 each time is not given up while it
   for (let i = 0; i < 3; i++) await darkLog('{"message":"x"}');
   await assert.rejects(darkLog('{"message":"x"}'), (e: unknown) => e instanceof TargetError && e.kind === 'given-up');
 });
+
+test('a 429 waited out whose request the API then answered is marked as hiding nothing; one answered 429 again is not', async () => {
+  let calls = 0;
+  const url = await serve((_req, res) => (++calls % 2 === 1 ? res.writeHead(429, { 'Retry-After': '0' }).end() : res.writeHead(200).end('{}')));
+  const seen: Array<{ status?: number; waitedOut?: boolean }> = [];
+  const c = new Client({ interfaceName: 'test', baseUrl: url, secrets: new Secrets(), timeoutMs: 3000, live: false, requestsPerSecond: 0, onExchange: (ex) => seen.push(ex) });
+  assert.equal((await c.send({ method: 'GET', path: '/' })).status, 200);
+  assert.deepEqual(seen.map((ex) => [ex.response?.status, Boolean(ex.waitedOut)]), [[429, true], [200, false]]);
+  const always = await serve((_req, res) => res.writeHead(429, { 'Retry-After': '0' }).end());
+  const marks: boolean[] = [];
+  const d = new Client({ interfaceName: 'test', baseUrl: always, secrets: new Secrets(), timeoutMs: 3000, live: false, requestsPerSecond: 0, onExchange: (ex) => marks.push(Boolean(ex.waitedOut)) });
+  assert.equal((await d.send({ method: 'GET', path: '/' })).status, 429);
+  assert.deepEqual(marks, [false, false]);
+});

@@ -51,7 +51,8 @@ function fakeApi(server: Server): Client {
       const a = server(client, sentAt);
       const receivedAt = clock++;
       const text = JSON.stringify(a.body);
-      const exchange = { label: spec.label, operation: 'POST /api/chat', request: { method: 'POST', url: 'http://chat/api/chat', headers: [] }, response: { status: a.status, headers: a.headers, body: text }, startedAt: sentAt, durationMs: 1 } as unknown as Exchange;
+      // Labelled with the client, so that a test can tell whose answer the evidence ends with.
+      const exchange = { label: client, operation: 'POST /api/chat', request: { method: 'POST', url: 'http://chat/api/chat', headers: [] }, response: { status: a.status, headers: a.headers, body: text }, startedAt: sentAt, durationMs: 1 } as unknown as Exchange;
       return { status: a.status, kind: answerKind(a), headers: a.headers, text, json: a.body, sentAt, headersAt: receivedAt, receivedAt, exchange };
     },
   } as unknown as Client;
@@ -61,9 +62,10 @@ let address = 0;
 const fresh = () => `198.18.${Math.floor(++address / 250)}.${address % 250}`;
 
 /** Two clients fill their windows side by side, then each sends once more; the verdicts of the counting rules. */
-async function verdicts(server: Server): Promise<Record<string, string>> {
+async function verdicts(server: Server, runs: ChatRun[] = []): Promise<Record<string, string>> {
   const ids = ['E-LIMIT-ALLOWED', 'E-LIMIT-429', 'E-PER-CLIENT', 'E-CLIENT-ID-XFF-FIRST', 'E-429-BODY-ERROR'];
   const run = new ChatRun(fakeApi(server), SETTINGS, fresh, (id) => ids.includes(id));
+  runs.push(run);
   const a = run.client();
   const b = run.client();
   await run.together([
@@ -114,6 +116,14 @@ test('a gateway that starts throttling mid-fill: a client with a stamp or two is
 });
 
 test('a limiter with one counter for every client is still caught: its 429 is the limiter\'s own', async () => {
-  const v = await verdicts(limiter({ shared: true }));
+  const runs: ChatRun[] = [];
+  const v = await verdicts(limiter({ shared: true }), runs);
   assert.equal(v['E-PER-CLIENT'], 'failed', JSON.stringify(v));
+  // The evidence ends with the answer that broke the rule (the report shows the last exchange as "the answer", with
+  // its curl): the limited client's 429, after the fresh client that told the cause apart.
+  const d = runs[0].deviations.find((x) => x.ids.includes('E-PER-CLIENT'))!;
+  const last = d.exchanges.at(-1)!;
+  assert.equal(last.response?.status, 429);
+  assert.ok(d.message.startsWith(`${last.label} `), `the evidence ends with ${last.label}'s answer; the deviation is ${d.message.slice(0, 60)}`);
+  assert.ok(d.exchanges.length > 1 && d.exchanges.slice(0, -1).some((ex) => ex.label !== last.label), 'the witness comes before it');
 });

@@ -81,7 +81,8 @@ export const faults = [
     // A 5xx is C-GEN-NO-5XX's failure wherever it shows, never a verdict on the rule the request was testing: the
     // refusal of a body that is not JSON is left undecided (a body that is JSON but no object still gets its 400).
     violates: ['C-GEN-NO-5XX'],
-    undecided: ['C-LOG-NOT-JSON'],
+    // Nor a verdict on the generic checks of those answers: which 4xx they would have got, their schema and media type.
+    undecided: ['C-LOG-NOT-JSON', 'C-GEN-REFUSAL-STATUS', 'C-GEN-SCHEMA', 'C-GEN-CONTENT-TYPE'],
   },
   {
     name: 'log-not-json-422',

@@ -156,7 +156,18 @@ export const faults = [
     // A 5xx is E-GEN-NO-5XX's failure wherever it shows, never a verdict on the rule at hand (issue 43): where the 429
     // was due, the limiter's rules are left undecided.
     violates: ['E-GEN-NO-5XX'],
-    undecided: ['E-LIMIT-429'],
+    // Every rule that needs the limiter's 429 seen (its body and headers, a client limited then allowed again, another
+    // client limited beside it, the client identities), and the generic checks of the answers that met the 503.
+    undecided: [
+      'E-LIMIT-429', 'E-PER-INSTANCE', 'E-WINDOW-SLIDING', 'E-PRUNE-BEFORE-COUNT', 'E-LIMITED-NOT-RECORDED', 'E-PER-CLIENT',
+      'E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP',
+      'E-429-BODY-ERROR', 'E-429-BODY-MESSAGE', 'E-429-MESSAGE-SPANISH', 'E-429-RETRYAFTER-BODY', 'E-429-RETRY-AFTER-HEADER', 'E-429-REMAINING-ZERO',
+      'E-GEN-SCHEMA', 'E-GEN-HEADERS', 'E-GEN-CONTENT-TYPE', 'E-GEN-REFUSAL-STATUS',
+    ],
+    keepsDefault: {
+      'E-NS-REPLY-TIME':
+        'where replies wait for a model a client sends its allowance at once, and the 503 of its last request comes in the same batch: no request is seen allowed with the last of an allowance beside it, so E-LIMIT-ALLOWED is left undecided there too',
+    },
   },
   {
     name: 'window-doubled',
@@ -186,7 +197,8 @@ export const faults = [
     // A redirect is not the API answering (a login gateway redirects too): it decides nothing about the body rules, and
     // they must not pass on it (issue 43).
     violates: [],
-    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED'],
+    // The same redirects are no answer to hold to "never a 5xx" either.
+    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-GEN-NO-5XX'],
   },
   {
     name: 'not-json-as-prompt',
@@ -197,7 +209,8 @@ export const faults = [
     name: 'every-request-refused',
     description: 'Refuses every chat request (400, "the model is unavailable"), whatever its body: a bad body is refused, but so is the documented one (the control), so the body checks must not pass.',
     violates: [],
-    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED'],
+    // The same redirects are no answer to hold to "never a 5xx" either.
+    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-GEN-NO-5XX'],
   },
   {
     name: 'missing-messages-accepted',
@@ -214,13 +227,14 @@ export const faults = [
     description: 'Parses the body without catching the error, so a body that is not JSON crashes the handler with 500.',
     // A 5xx fails E-GEN-NO-5XX wherever it shows and decides nothing about the body rule.
     violates: ['E-GEN-NO-5XX'],
-    undecided: ['E-BODY-NOT-JSON'],
+    // Nor which 4xx the generic check's bad body would have got.
+    undecided: ['E-BODY-NOT-JSON', 'E-GEN-REFUSAL-STATUS'],
   },
   {
     name: 'missing-messages-500',
     description: 'Reads body.messages without checking it, so a JSON body without a messages array crashes the handler with 500.',
     violates: ['E-GEN-NO-5XX'],
-    undecided: ['E-BODY-MESSAGES-REQUIRED'],
+    undecided: ['E-BODY-MESSAGES-REQUIRED', 'E-GEN-REFUSAL-STATUS'],
   },
 ] as const satisfies readonly Fault[];
 

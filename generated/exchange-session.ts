@@ -380,7 +380,6 @@ export type RequirementId =
   | 'A-TIF-IOC'
   | 'A-RATELIMIT-TOKEN'
   | 'A-GEN-NO-5XX'
-  | 'A-GEN-REFUSAL-STATUS'
   | 'A-GEN-CONTENT-TYPE'
   | 'A-GEN-VALID-ACCEPTED'
   | 'A-GEN-SCHEMA'

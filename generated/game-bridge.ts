@@ -353,10 +353,10 @@ export type RequirementId =
   | 'C-CONFIG-DEFAULTS'
   | 'C-NO-EVENTS'
   | 'C-GEN-NO-5XX'
-  | 'C-GEN-REFUSAL-STATUS'
   | 'C-GEN-CONTENT-TYPE'
   | 'C-GEN-VALID-ACCEPTED'
   | 'C-GEN-SCHEMA'
+  | 'C-GEN-REFUSAL-STATUS'
   | 'C-GEN-STATUS'
   | 'C-GEN-AUTH'
   | 'C-GEN-WRONG-METHOD';

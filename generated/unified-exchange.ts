@@ -3361,7 +3361,6 @@ export type RequirementId =
   | 'U-BROKER-LIST-STATUS'
   | 'U-BROKER-LISTED'
   | 'U-GEN-NO-5XX'
-  | 'U-GEN-REFUSAL-STATUS'
   | 'U-GEN-CONTENT-TYPE'
   | 'U-GEN-VALID-ACCEPTED'
   | 'U-GEN-SCHEMA'

@@ -353,7 +353,6 @@ export type RequirementId =
   | 'D-STATS-MIN'
   | 'D-STATS-MAX'
   | 'D-GEN-NO-5XX'
-  | 'D-GEN-REFUSAL-STATUS'
   | 'D-GEN-CONTENT-TYPE'
   | 'D-GEN-VALID-ACCEPTED'
   | 'D-GEN-SCHEMA'

@@ -1,4 +1,4 @@
-import { closeAgents, type Authenticate, type Reply, type RequestSpec } from './http/client.ts';
+import type { Authenticate, Reply, RequestSpec } from './http/client.ts';
 import { clientFor } from './http/client-for.ts';
 import type { Profile, RunProfile } from './profile/types.ts';
 import type { Secrets } from './secrets.ts';
@@ -80,7 +80,8 @@ export interface ProbeTarget {
 /**
  * Probes one live target before any check: its harmless documented request and one per further credential, then
  * whether a catch-all answers here (a nonsense path and a method the path does not serve, both accepted). Undefined
- * when the API answers normally, else the cause in one line.
+ * when the API answers normally, else the cause in one line. The caller closes the client's connections
+ * (closeAgents) once it has probed what it probes: other probes may share them meanwhile.
  */
 export async function probeTarget(t: ProbeTarget): Promise<string | undefined> {
   const entry = t.profile.interfaces[t.name]!;
@@ -96,8 +97,6 @@ export async function probeTarget(t: ProbeTarget): Promise<string | undefined> {
     return secrets.redact((await catchAll(client, probe.request, spec, Boolean(t.profile.writes))) ?? '') || undefined;
   } catch (e) {
     return secrets.redact((e as Error).message);
-  } finally {
-    await closeAgents();
   }
 }
 

@@ -24,6 +24,7 @@ import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec, openPointTreatment } from '../harness/spec/load.ts';
 import { credentialVariables, interfacesInScope, missingCredentials, mountedUrl, secretsFor } from '../harness/targets.ts';
 import { probeTarget } from '../harness/probe.ts';
+import { closeAgents } from '../harness/http/client.ts';
 import { checksListing, selectedChecks } from '../harness/generic/checks.ts';
 import { readRecording } from '../harness/diff/recording.ts';
 import { compareWithBaseline, diffGateOptions } from './compare-targets.ts';
@@ -322,6 +323,7 @@ async function run(argv: string[]): Promise<number> {
       const problem = await probeTarget({ profile, name, probe: descriptor.probe, authenticate: descriptor.authenticate });
       if (problem) problems.push(`target ${name} at ${entry.baseUrl} is not the API, or not ready: ${problem}`);
     }
+    await closeAgents();
     if (problems.length) cannotRun(problems.join('\n'));
   }
 

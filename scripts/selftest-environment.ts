@@ -82,14 +82,20 @@ export function environmentRuns(names: readonly InterfaceName[], seed: number, a
 type Entry = { baseUrl: string; credentials?: unknown; settings?: unknown };
 
 /**
- * Starts each interface's reference, as targets/reference.yaml configures it, behind the run's trouble, and writes a
+ * Starts each interface's reference, as its home profile configures it (targets/reference.yaml, or the first
+ * targets/reference-*.yaml that has it: `homeOf`), behind the run's trouble, and writes a
  * live profile for it: the same settings and credentials, a base URL instead of `reference`. The trouble of the
  * "after the probe" shape starts once the run's own probe is through: the harness's probe is made once here against
  * the untroubled deployment, and the trouble starts after as many requests again.
  */
-export async function deployBehindTrouble(names: readonly InterfaceName[], run: EnvironmentRun, dir: string): Promise<TemplateDeployment> {
+export async function deployBehindTrouble(names: readonly InterfaceName[], run: EnvironmentRun, dir: string, homeOf: (name: InterfaceName) => string = () => 'reference.yaml'): Promise<TemplateDeployment> {
   mkdirSync(dir, { recursive: true });
-  const source = loadProfile(path.join(TARGETS_DIR, 'reference.yaml'));
+  const profiles = new Map<string, ReturnType<typeof loadProfile>>();
+  const sourceOf = (name: InterfaceName) => {
+    const file = homeOf(name);
+    if (!profiles.has(file)) profiles.set(file, loadProfile(path.join(TARGETS_DIR, file)));
+    return profiles.get(file)!;
+  };
   const env: Record<string, string> = {};
   const servers: TroubledServer[] = [];
   const interfaces: Record<string, Entry> = {};
@@ -97,7 +103,7 @@ export async function deployBehindTrouble(names: readonly InterfaceName[], run: 
   const profile = { name: `environment-${run.kind}-${run.shape}`, writes: true, requestsPerSecond: 0, requestTimeoutMs: TIMEOUT_MS[run.kind], probeTimeoutMs: TIMEOUT_MS[run.kind], interfaces };
   try {
     for (const name of names) {
-      const entry = source.interfaces[name];
+      const entry = sourceOf(name).interfaces[name];
       if (!entry) continue;
       if (run.shape === 'one-operation' && !run.operations[name]) continue;
       const d = descriptorOf(name);
@@ -148,8 +154,8 @@ export async function deployBehindTrouble(names: readonly InterfaceName[], run: 
 }
 
 /** The operations an interface's probe asks, as reference.yaml configures it: set aside from the one-operation rotation. */
-export function probeOperations(name: InterfaceName): string[] {
-  const profile = loadProfile(path.join(TARGETS_DIR, 'reference.yaml'));
+export function probeOperations(name: InterfaceName, home = 'reference.yaml'): string[] {
+  const profile = loadProfile(path.join(TARGETS_DIR, home));
   const entry = profile.interfaces[name];
   if (!entry) return [];
   const probe = descriptorOf(name).probe({ profile, settings: entry.settings, secrets: new Secrets(), credentialEnv: credentialVariables(name, entry.credentials), credentials: entry.credentials, address: () => '127.0.0.1' });

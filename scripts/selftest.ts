@@ -194,12 +194,12 @@ if (!['sample', 'all', 'none'].includes(values.environment!)) {
 }
 if (values.environment !== 'none') {
   const names = covered.map((d) => d.name as InterfaceName);
-  for (const e of environmentRuns(names, Number(values.seed), values.environment === 'all', probeOperations)) {
+  for (const e of environmentRuns(names, Number(values.seed), values.environment === 'all', (name) => probeOperations(name, homeProfile(name)))) {
     runs.push({
       name: e.name,
       args: ['--strict', '--depth', 'quick', '--workers', '1', ...(e.shape === 'one-operation' ? ['--grep', operationTags(e)] : [])],
       faults: [],
-      prepare: (dir) => deployBehindTrouble(names, e, path.join(dir, 'deployment')),
+      prepare: (dir) => deployBehindTrouble(names, e, path.join(dir, 'deployment'), homeProfile),
       judge: (code, s, output) => ({ problem: judgeEnvironment(e, names, code, s, output) }),
     });
   }

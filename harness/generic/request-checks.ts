@@ -178,19 +178,24 @@ async function negativeDataRejection(ctx: OperationContext): Promise<Finding[]> 
   // 5xx is GEN-NO-5XX's alone (here, as its own check, and wherever it shows).
   const server = replies.filter(({ r }) => answerKind(r) === 'server-error');
   const judgeable = replies.filter(({ c, r }) => !notJudged(ctx, 'GEN-REFUSAL-STATUS', r, c.label));
-  const troubled = replies.filter(({ r }) => answerKind(r) !== 'server-error' && answerKind(r) !== 'accepted' && answerKind(r) !== 'refused');
+  const troubled = replies.filter(({ r }) => !['server-error', 'accepted', 'refused'].includes(answerKind(r)));
   const trouble = (requirement: string) => finding(requirement, 'inconclusive', `${op.key}: ${troubled.map(({ c, r }) => `${c.label}: ${describeAnswer(r)}`).join('; ')}: the environment's answers decide nothing here`, { trouble: true });
+  const unanswered = (requirement: string) => finding(requirement, 'not-tested', `${op.key}: no bad input was answered by the API`);
   if (server.length) out.push(finding('GEN-NO-5XX', 'broken', `${op.key}: ${server.map(({ c, r }) => `${c.label}: ${r.status}`).join('; ')}`, { exchanges: server.map(({ r }) => r.exchange) }));
-  else out.push(judgeable.length && !troubled.length ? finding('GEN-NO-5XX', 'held', op.key) : troubled.length ? trouble('GEN-NO-5XX') : finding('GEN-NO-5XX', 'not-tested', `${op.key}: no bad input was answered by the API`));
-  // Where the spec documents a 400, a body the schema certainly refuses must get a documented 4xx, a range ("4XX")
-  // included (another documented refusal may apply first: the documents do not order their checks).
+  else out.push(troubled.length ? trouble('GEN-NO-5XX') : judgeable.length ? finding('GEN-NO-5XX', 'held', op.key) : unanswered('GEN-NO-5XX'));
+  // GEN-REFUSAL-STATUS (where the spec documents a 400 for a body): a body the schema certainly refuses must get a
+  // documented 4xx, a range ("4XX") included (another documented refusal may apply first: the documents do not
+  // order their checks). A bad case answered 5xx is GEN-NO-5XX's, judged above.
   const documented4xx = Object.keys(op.responses).filter((s) => /^4/.test(s));
-  const wrong = judgeable.filter(({ c, r }) => c.certainlyRefused && documented4xx.includes('400') && !(isRefused(r) && documents(op, r.status)) && !(op.acceptedWhileBusy && answerKind(r) === 'accepted'));
-  if (wrong.length) {
-    out.push(finding('GEN-REFUSAL-STATUS', 'broken', `${op.key}: ${wrong.map(({ c, r }) => `${c.label}: ${r.status}`).join('; ')}`, { expected: `documented: ${documented4xx.join(', ')}`, exchanges: wrong.map(({ r }) => r.exchange) }));
-  } else if (troubled.length || server.length) {
-    out.push(troubled.length ? trouble('GEN-REFUSAL-STATUS') : finding('GEN-REFUSAL-STATUS', 'inconclusive', `${op.key}: bad input was answered with a server error, which GEN-NO-5XX judges`, { trouble: true }));
-  } else out.push(judgeable.length ? finding('GEN-REFUSAL-STATUS', 'held', op.key) : finding('GEN-REFUSAL-STATUS', 'not-tested', `${op.key}: no bad input was answered by the API`));
+  if (!op.hasRequestBody || !documented4xx.includes('400')) {
+    out.push(finding('GEN-REFUSAL-STATUS', 'not-applicable', `${op.key} takes no body, or documents no 400 for one`));
+    return out;
+  }
+  const certain = judgeable.filter(({ c }) => c.certainlyRefused);
+  const wrong = certain.filter(({ r }) => !(isRefused(r) && documents(op, r.status)) && !(op.acceptedWhileBusy && answerKind(r) === 'accepted'));
+  if (wrong.length) out.push(finding('GEN-REFUSAL-STATUS', 'broken', `${op.key}: ${wrong.map(({ c, r }) => `${c.label}: ${r.status}`).join('; ')}`, { expected: `documented: ${documented4xx.join(', ')}`, exchanges: wrong.map(({ r }) => r.exchange) }));
+  else if (troubled.some(({ c }) => c.certainlyRefused)) out.push(trouble('GEN-REFUSAL-STATUS'));
+  else out.push(certain.length ? finding('GEN-REFUSAL-STATUS', 'held', op.key) : unanswered('GEN-REFUSAL-STATUS'));
   return out;
 }
 

@@ -16,13 +16,6 @@ export function genericRequirements(prefix: string, operations: Operation[], sch
       operations: all,
     },
     {
-      id: `${prefix}-GEN-REFUSAL-STATUS`,
-      level: 'should',
-      text: 'A body the schema certainly refuses gets a documented 4xx where the spec documents a 400; otherwise bad input is accepted or refused with a 4xx. A throttle, a redirect or a page that is not the API decides nothing here, and a 5xx is GEN-NO-5XX\'s.',
-      source: 'Harness rule: refusals of client mistakes are the documented 4xx, else some 4xx.',
-      operations: all,
-    },
-    {
       id: `${prefix}-GEN-CONTENT-TYPE`,
       level: 'must',
       text: 'A response with a documented body carries the documented content type.',
@@ -44,6 +37,19 @@ export function genericRequirements(prefix: string, operations: Operation[], sch
       operations: all,
     },
   ];
+  // Only a body the schema certainly refuses, sent where the spec documents a 400, can get a wrong refusal: an
+  // operation without a body has nothing this requirement could find wrong (a throttle, a redirect or a page that is
+  // not the API decides nothing, and a 5xx is GEN-NO-5XX's), so it is derived only where such an operation is.
+  const refusable = operations.filter((op) => op.hasRequestBody && Object.keys(op.responses).includes('400'));
+  if (refusable.length > 0) {
+    reqs.push({
+      id: `${prefix}-GEN-REFUSAL-STATUS`,
+      level: 'should',
+      text: 'A body the schema certainly refuses gets a documented 4xx where the spec documents a 400. A throttle, a redirect or a page that is not the API decides nothing here, and a 5xx is GEN-NO-5XX\'s.',
+      source: 'Harness rule: refusals of client mistakes are the documented 4xx.',
+      operations: refusable.map((op) => op.key),
+    });
+  }
   reqs.push({
     id: `${prefix}-GEN-STATUS`,
     level: 'should',

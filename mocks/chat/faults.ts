@@ -162,7 +162,7 @@ export const faults = [
       'E-LIMIT-429', 'E-PER-INSTANCE', 'E-WINDOW-SLIDING', 'E-PRUNE-BEFORE-COUNT', 'E-LIMITED-NOT-RECORDED', 'E-PER-CLIENT',
       'E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP',
       'E-429-BODY-ERROR', 'E-429-BODY-MESSAGE', 'E-429-MESSAGE-SPANISH', 'E-429-RETRYAFTER-BODY', 'E-429-RETRY-AFTER-HEADER', 'E-429-REMAINING-ZERO',
-      'E-GEN-SCHEMA', 'E-GEN-HEADERS', 'E-GEN-CONTENT-TYPE', 'E-GEN-REFUSAL-STATUS',
+      'E-GEN-SCHEMA', 'E-GEN-HEADERS', 'E-GEN-CONTENT-TYPE',
     ],
     keepsDefault: {
       'E-NS-REPLY-TIME':
@@ -227,14 +227,13 @@ export const faults = [
     description: 'Parses the body without catching the error, so a body that is not JSON crashes the handler with 500.',
     // A 5xx fails E-GEN-NO-5XX wherever it shows and decides nothing about the body rule.
     violates: ['E-GEN-NO-5XX'],
-    // Nor which 4xx the generic check's bad body would have got.
-    undecided: ['E-BODY-NOT-JSON', 'E-GEN-REFUSAL-STATUS'],
+    undecided: ['E-BODY-NOT-JSON'],
   },
   {
     name: 'missing-messages-500',
     description: 'Reads body.messages without checking it, so a JSON body without a messages array crashes the handler with 500.',
     violates: ['E-GEN-NO-5XX'],
-    undecided: ['E-BODY-MESSAGES-REQUIRED', 'E-GEN-REFUSAL-STATUS'],
+    undecided: ['E-BODY-MESSAGES-REQUIRED'],
   },
 ] as const satisfies readonly Fault[];
 

@@ -81,8 +81,8 @@ export const faults = [
     // A 5xx is C-GEN-NO-5XX's failure wherever it shows, never a verdict on the rule the request was testing: the
     // refusal of a body that is not JSON is left undecided (a body that is JSON but no object still gets its 400).
     violates: ['C-GEN-NO-5XX'],
-    // Nor a verdict on the generic checks of those answers: which 4xx they would have got, their schema and media type.
-    undecided: ['C-LOG-NOT-JSON', 'C-GEN-REFUSAL-STATUS', 'C-GEN-SCHEMA', 'C-GEN-CONTENT-TYPE'],
+    // Nor a verdict on the schema and media type of the answers of the test that met them.
+    undecided: ['C-LOG-NOT-JSON', 'C-GEN-SCHEMA', 'C-GEN-CONTENT-TYPE'],
   },
   {
     name: 'log-not-json-422',
@@ -181,17 +181,12 @@ export const faults = [
     name: 'odd-query-500',
     description: 'Decodes the query string by hand without catching the error, so a malformed escape ("%zz") crashes any endpoint with 500.',
     violates: ['C-GEN-NO-5XX'],
-    // A 5xx is no refusal of the bad input: which 4xx it would have got is left undecided.
-    undecided: ['C-GEN-REFUSAL-STATUS'],
   },
   {
     name: 'odd-query-redirect',
-    description: 'Answers a query string with a malformed escape with 301 to the URL without it, as some frameworks do, instead of serving or refusing it.',
-    // A redirect is not the API answering (a login gateway redirects too): the bad input's refusal is left undecided,
-    // never passed on it (issue 43).
+    description: 'Answers a query string with a malformed escape with 301 to the URL without it, as some frameworks do, instead of serving or refusing it. A redirect is not the API answering: no verdict may rest on it, so the bad input it answers is left undecided.',
     violates: [],
-    // The same bad input's "never a 5xx" is not held on it either.
-    undecided: ['C-GEN-REFUSAL-STATUS', 'C-GEN-NO-5XX'],
+    undecided: ['C-GEN-NO-5XX'],
   },
   {
     name: 'success-text-plain',

@@ -156,8 +156,9 @@ export const faults = [
   },
   {
     name: 'odd-query-redirect',
-    description: 'A malformed escape in the query string ("%zz") is "cleaned" by a redirect (301) to the bare path.',
-    violates: ['B-GEN-REFUSAL-STATUS'],
+    description: 'A malformed escape in the query string ("%zz") is "cleaned" by a redirect (301) to the bare path. A redirect is not the API answering: no verdict may rest on it, so the bad input it answers is left undecided.',
+    violates: [],
+    undecided: ['B-GEN-NO-5XX'],
   },
   {
     name: 'ipinfo-moved',

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, HarnessError, TargetError, closeAgents, targetUrl } from '../../harness/http/client.ts';
+import type { Exchange } from '../../harness/http/exchange.ts';
 import { loadSpec } from '../../harness/spec/load.ts';
 import { Secrets } from '../../harness/secrets.ts';
 
@@ -227,7 +228,7 @@ test('an operation that answers bad input 500 each time is not given up while it
 test('a 429 waited out whose request the API then answered is marked as hiding nothing; one answered 429 again is not', async () => {
   let calls = 0;
   const url = await serve((_req, res) => (++calls % 2 === 1 ? res.writeHead(429, { 'Retry-After': '0' }).end() : res.writeHead(200).end('{}')));
-  const seen: Array<{ status?: number; waitedOut?: boolean }> = [];
+  const seen: Exchange[] = [];
   const c = new Client({ interfaceName: 'test', baseUrl: url, secrets: new Secrets(), timeoutMs: 3000, live: false, requestsPerSecond: 0, onExchange: (ex) => seen.push(ex) });
   assert.equal((await c.send({ method: 'GET', path: '/' })).status, 200);
   assert.deepEqual(seen.map((ex) => [ex.response?.status, Boolean(ex.waitedOut)]), [[429, true], [200, false]]);
@@ -236,4 +237,48 @@ test('a 429 waited out whose request the API then answered is marked as hiding n
   const d = new Client({ interfaceName: 'test', baseUrl: always, secrets: new Secrets(), timeoutMs: 3000, live: false, requestsPerSecond: 0, onExchange: (ex) => marks.push(Boolean(ex.waitedOut)) });
   assert.equal((await d.send({ method: 'GET', path: '/' })).status, 429);
   assert.deepEqual(marks, [false, false]);
+});
+
+/** A client of the game-bridge spec, with its status read as the harmless request that says whether the target still answers. */
+const bridgeClient = (url: string) =>
+  new Client({ interfaceName: 'game-bridge', baseUrl: url, spec: loadSpec('game-bridge'), secrets: new Secrets(), timeoutMs: 2000, live: false, requestsPerSecond: 0, health: { request: { method: 'GET', path: '/v2/status' }, ok: () => true } });
+const json = (res: import('node:http').ServerResponse, status: number) => res.writeHead(status, { 'content-type': 'application/json' }).end('{"ok":true}');
+
+test('a target that answers nothing but 503 is given up after three in a row and its harmless request: later requests are not sent, and say why', async () => {
+  let seen = 0;
+  const url = await serve((_req, res) => (seen++, json(res, 503)));
+  const c = bridgeClient(url);
+  for (let i = 0; i < 3; i++) assert.equal((await c.send({ method: 'GET', path: '/v2/players' })).kind, 'server-error');
+  const before = seen;
+  await assert.rejects(c.send({ method: 'GET', path: '/v2/info' }), (e: unknown) => e instanceof TargetError && e.kind === 'given-up' && /stopped answering: a server error \(5xx\) \d times in a row, and its harmless documented request \(GET \/v2\/status\) was not answered normally either/.test(e.message));
+  assert.equal(seen, before, 'the fourth request is not sent');
+});
+
+test('one operation that keeps being throttled while the target answers its harmless request is given up alone', async () => {
+  const url = await serve((req, res) => (req.url === '/v2/players' ? json(res, 429) : json(res, 200)));
+  const c = bridgeClient(url);
+  for (let i = 0; i < 3; i++) assert.equal((await c.send({ method: 'GET', path: '/v2/players' })).kind, 'throttled');
+  await assert.rejects(c.send({ method: 'GET', path: '/v2/players' }), (e: unknown) => e instanceof TargetError && e.kind === 'given-up' && /GET \/v2\/players stopped answering: throttled \(429\) 3 times in a row, while the target answers other requests/.test(e.message));
+  assert.equal((await c.send({ method: 'GET', path: '/v2/info' })).status, 200, 'the others are still asked');
+});
+
+test('a request that got no answer is evidence only while the same operation answers a control; a reset operation is not', async () => {
+  const url = await serve((req, res) => {
+    if (req.url === '/v2/players') return void req.socket.destroy();
+    if (req.method === 'POST' && req.headers['content-length'] === '4') return void req.socket.destroy();
+    json(res, req.method === 'POST' ? 400 : 200);
+  });
+  const c = bridgeClient(url);
+  const unanswered = async (request: Parameters<Client['send']>[0]) => {
+    try {
+      await c.send(request);
+    } catch (e) {
+      return (e as TargetError).exchange;
+    }
+    throw new Error('answered');
+  };
+  // POST /v2/log drops the body null alone: the control (no credentials, no body) is answered, so the drop is the target's.
+  assert.equal(await c.whyNotAnswering(await unanswered({ method: 'POST', path: '/v2/log', body: 'null' })), undefined);
+  // GET /v2/players drops everything: its control is dropped too, so nothing can be told of it.
+  assert.match((await c.whyNotAnswering(await unanswered({ method: 'GET', path: '/v2/players' }))) ?? '', /GET \/v2\/players does not answer a control either/);
 });

@@ -114,9 +114,12 @@ test('a throttle, a 5xx or a redirect decides nothing for any request check: inc
   // Bad input answered 429 every time: neither GEN-NO-5XX nor GEN-REFUSAL-STATUS holds on answers it never got.
   const throttled = await REQUEST_CHECKS['negative-data-rejection'].run(context(post, Array(20).fill(429)));
   assert.deepEqual(throttled.map((f) => [f.requirement, f.outcome]), [['GEN-NO-5XX', 'inconclusive'], ['GEN-REFUSAL-STATUS', 'inconclusive']]);
-  // A 5xx to bad input is GEN-NO-5XX's failure, and leaves GEN-REFUSAL-STATUS undecided.
+  // A 5xx to bad input is GEN-NO-5XX's failure, and no refusal GEN-REFUSAL-STATUS could judge.
   const crashed = await REQUEST_CHECKS['negative-data-rejection'].run(context(post, Array(20).fill(500)));
-  assert.deepEqual(crashed.map((f) => [f.requirement, f.outcome]), [['GEN-NO-5XX', 'broken'], ['GEN-REFUSAL-STATUS', 'inconclusive']]);
+  assert.deepEqual(crashed.map((f) => [f.requirement, f.outcome]), [['GEN-NO-5XX', 'broken'], ['GEN-REFUSAL-STATUS', 'not-tested']]);
+  // Without a body to refuse, GEN-REFUSAL-STATUS has nothing to find wrong on the operation.
+  const bodiless = await REQUEST_CHECKS['negative-data-rejection'].run(context(secured(), [400]));
+  assert.deepEqual(bodiless.map((f) => [f.requirement, f.outcome]), [['GEN-NO-5XX', 'held'], ['GEN-REFUSAL-STATUS', 'not-applicable']]);
 });
 
 test('the document\'s answer of a switched-off operation leaves the operation to its disabled rule', async () => {

@@ -223,27 +223,25 @@ export const routingFaults = [
     part: 'market',
     description: 'A market-data read with a category value the operation does not list (MARGIN for tickers, SPOT for open interest) is served with the records of a category it does list.',
     violates: ['U-MKT-CATEGORY-UNLISTED'],
-    collateral: ['U-MKT-FUND-HISTORY-REQUIRED', 'U-MKT-GROUP-CATEGORY', 'U-GEN-REFUSAL-STATUS'],
+    collateral: ['U-MKT-FUND-HISTORY-REQUIRED', 'U-MKT-GROUP-CATEGORY'],
   },
   {
     name: 'required-not-checked',
     part: 'market',
     description: 'orderbook, candles and history-candles do not require symbol: without it they serve the profile\'s symbol of the category.',
     violates: ['U-MKT-BOOK-REQUIRED'],
-    collateral: ['U-GEN-REFUSAL-STATUS'],
   },
   {
     name: 'enum-not-checked',
     description: 'The status filters of broker sub-list and borrow-history and the group of fee-group are not checked against their values: an unknown value is dropped and the unfiltered list served.',
     violates: ['U-BROKER-LIST-STATUS', 'U-LOAN-HISTORY-STATUS', 'U-MKT-FEE-GROUP-REQUIRED'],
-    collateral: ['U-GEN-REFUSAL-STATUS'],
   },
   {
     name: 'order-body-unchecked',
     description: "The trading operations' bodies are not checked against the spec's schemas: a missing member, a value outside its list or a category the operation does not take reaches the trading part, which places what it can.",
     violates: ['U-ORDER-REQUIRED', 'U-ORDER-SIDE', 'U-ORDER-TYPE', 'U-ORDER-LIMIT-PRICE', 'U-ORDER-TIF-VALUES', 'U-ORDER-POSSIDE-VALUES', 'U-ORDER-REDUCEONLY', 'U-ORDER-TPSL-TRIGGER-TYPES'],
     // marginMode cases come up in the default readings' quick-depth cases, not always in the other readings'.
-    collateral: ['U-ORDER-MARGINMODE', 'U-ORDER-CATEGORIES', 'U-ORDER-STP-VALUES', 'U-CANCEL-ONE-OF', 'U-CLOSE-CATEGORY', 'U-COUNTDOWN-REQUIRED', 'U-GEN-NO-5XX', 'U-GEN-REFUSAL-STATUS', 'U-ORDER-REFUSAL-NO-EFFECT'],
+    collateral: ['U-ORDER-MARGINMODE', 'U-ORDER-CATEGORIES', 'U-ORDER-STP-VALUES', 'U-CANCEL-ONE-OF', 'U-CLOSE-CATEGORY', 'U-COUNTDOWN-REQUIRED', 'U-GEN-NO-5XX', 'U-ORDER-REFUSAL-NO-EFFECT'],
     // Unfunded accounts refuse every order, so the complete order (every case's control) is never accepted there.
     keepsDefault: {
       'U-NS-ACCOUNT-STATE': 'unfunded accounts refuse every order: the property has no accepted control to judge a refusal by',
@@ -256,14 +254,14 @@ export const routingFaults = [
   {
     name: 'bad-input-redirected',
     part: 'market',
-    description: 'A market-data read refused for its parameters is answered 303 See Other to an error page instead of a 4xx.',
-    violates: ['U-GEN-REFUSAL-STATUS'],
+    description: 'A market-data read refused for its parameters is answered 303 See Other to an error page instead of a 4xx. A redirect is not the API answering: no verdict may rest on it, so the bad input it answers is left undecided.',
+    violates: [],
+    undecided: ['U-GEN-NO-5XX'],
   },
   {
     name: '5xx-on-bad-input',
     description: 'A POST body that is not JSON escapes the parser\'s error handling and is answered 500.',
     violates: ['U-GEN-NO-5XX'],
-    collateral: ['U-GEN-REFUSAL-STATUS'],
   },
   {
     name: 'broker-rate-off-by-one',

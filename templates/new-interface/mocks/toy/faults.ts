@@ -10,9 +10,8 @@ export const faults = [
   { name: 'key-ignored', description: 'Serves a request without the key.', violates: ['T-GEN-AUTH'] },
   { name: 'text-plain', description: 'Labels its JSON text/plain.', violates: ['T-GEN-CONTENT-TYPE'] },
   { name: 'odd-query-500', description: 'Crashes on a malformed query string.', violates: ['T-GEN-NO-5XX'] },
-  { name: 'odd-query-redirect', description: 'Redirects a malformed query string.', violates: ['T-GEN-REFUSAL-STATUS'] },
   { name: 'echo-cut', description: 'Cuts a word of more than eight characters to eight: only a longer word shows it.', violates: ['T-ECHO-SAME'] },
-  { name: 'word-optional', description: 'Echoes an empty word where none was given.', violates: ['T-ECHO-WORD-REQUIRED'], collateral: ['T-GEN-REFUSAL-STATUS'] },
+  { name: 'word-optional', description: 'Echoes an empty word where none was given.', violates: ['T-ECHO-WORD-REQUIRED'] },
 ] as const satisfies readonly Fault[];
 
 export type ToyFault = (typeof faults)[number]['name'];

@@ -31,14 +31,12 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   const server = http.createServer((req, res) => {
     const [path = '', rawQuery] = (req.url ?? '').split('?');
     const reply = guard(req, path, rawQuery) ?? ROUTES[path]!(ctx, new URLSearchParams(rawQuery));
-    if ('redirect' in reply) return res.writeHead(301, { location: reply.redirect }).end();
     sendJson(res, reply.status, reply.body, { ...(on('text-plain') ? { 'content-type': 'text/plain' } : {}), ...reply.headers });
   });
 
   /** What every request passes before its operation: a known path, its key, its method, a query that decodes. */
-  function guard(req: http.IncomingMessage, path: string, rawQuery: string | undefined): Reply | { redirect: string } | undefined {
+  function guard(req: http.IncomingMessage, path: string, rawQuery: string | undefined): Reply | undefined {
     if (rawQuery && on('odd-query-500')) return { status: 500, body: { error: 'crash' } };
-    if (rawQuery?.includes('%zz') && on('odd-query-redirect')) return { redirect: path };
     if (!ROUTES[path]) return { status: 404, body: { error: 'not found' } };
     if (req.headers[KEY_HEADER.toLowerCase()] !== options.secrets.toyKey && !on('key-ignored')) return { status: 401, body: { error: 'unauthorized' } };
     if (req.method !== 'GET') return { status: 405, body: { error: 'method not allowed' }, headers: { allow: 'GET' } };

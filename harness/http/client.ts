@@ -196,6 +196,8 @@ export class Client {
   private healthy = true;
   /** Set while the health request is out: its own trouble is counted, but asks no health question of its own. */
   private askingHealth = false;
+  /** Set while an operation's own control is out (operationAnswers). */
+  private askingControl = false;
 
   /** The base URL's origin and path prefix, parsed once: every request's URL is built on them. */
   private readonly base: Base;
@@ -303,6 +305,8 @@ export class Client {
    * only the operation that keeps being troubled is.
    */
   private async noteTrouble(exchange: Exchange, kind: TroubleKind): Promise<void> {
+    // An operation's control asked about its own trouble adds none: the troubles in a row are the check's requests'.
+    if (this.askingControl) return;
     const op = exchange.operation;
     const origin = this.base.origin;
     const due = trouble.troubled(origin, op, kind);
@@ -323,18 +327,18 @@ export class Client {
     if (due.operation && op && !(await this.operationAnswers(exchange))) trouble.giveUpOn(origin, op);
   }
 
-  /** Whether the operation of a troubled exchange answers its control (controlOf) as the API; its own trouble is counted, never asked about. */
+  /** Whether the operation of a troubled exchange answers its control (controlOf) as the API; the control's own trouble is not counted. */
   private async operationAnswers(ex: Exchange): Promise<boolean> {
     const control = this.controlOf(ex);
     if (!control) return false;
-    this.askingHealth = true;
+    this.askingControl = true;
     try {
       const r = await this.once(control);
       return r.kind === 'accepted' || r.kind === 'refused';
     } catch {
       return false;
     } finally {
-      this.askingHealth = false;
+      this.askingControl = false;
     }
   }
 

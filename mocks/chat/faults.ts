@@ -209,8 +209,7 @@ export const faults = [
     name: 'every-request-refused',
     description: 'Refuses every chat request (400, "the model is unavailable"), whatever its body: a bad body is refused, but so is the documented one (the control), so the body checks must not pass.',
     violates: [],
-    // The same redirects are no answer to hold to "never a 5xx" either.
-    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-GEN-NO-5XX'],
+    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED'],
   },
   {
     name: 'missing-messages-accepted',

@@ -207,9 +207,11 @@ export const faults = [
   },
   {
     name: 'every-request-refused',
-    description: 'Refuses every chat request (400, "the model is unavailable"), whatever its body: a bad body is refused, but so is the documented one (the control), so the body checks must not pass.',
+    description: 'Refuses every chat request (400, "the model is unavailable"), whatever its body: a bad body is refused, but so is the documented one (the control), so the body checks must not pass, nor the counting checks on refusals.',
     violates: [],
-    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED'],
+    // Every refusal check's control is refused too: the bad bodies' (the documented body), a counted request's (the same
+    // request from a fresh client) and a header-less one's (a fresh client named in X-Forwarded-For).
+    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-LIMIT-ALLOWED', 'E-LIMIT-429', 'E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP', 'E-CLIENT-ID-SOCKET'],
   },
   {
     name: 'missing-messages-accepted',

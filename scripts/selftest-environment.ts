@@ -73,6 +73,8 @@ export function environmentRuns(names: readonly InterfaceName[], seed: number, a
         if (ops.length === 0 || (all && i >= ops.length)) continue;
         operations[n] = ops[(all ? i : seed + TROUBLE_KINDS.indexOf(kind)) % ops.length];
       }
+      // An interface whose every operation is its probe's (chat: POST /api/chat) has none to trouble alone: no run.
+      if (Object.keys(operations).length === 0) continue;
       runs.push({ name: `environment ${kind}, one operation: ${Object.entries(operations).map(([n, op]) => `${n} ${op}`).join('; ')}`, kind, shape: 'one-operation', operations });
     }
   }

@@ -88,6 +88,7 @@ async function refusedHeaderless(run: ChatRun, fresh: string, rule: string, repl
 
 /** A header-less request that got a 429 the limiter did not give, by what marks it (ChatRun.limiters): the environment's. */
 function notTheLimiters(reply: Reply, what: string): Inconclusive {
+  reply.exchange.environment = `${what}: a 429 unlike the limiter's own where no client could have earned one`;
   return new Inconclusive(`${what} was answered 429 ${reply.text.slice(0, 80)}, unlike the limiter's own 429 and where no client could have earned one: taken for the environment's (a gateway throttling the run), which decides nothing`);
 }
 

@@ -419,6 +419,8 @@ export class ChatRun {
   /** A 429 not told apart from the environment's where the model demands "allowed": the client is not followed further. */
   private environmentLimit(reply: Reply, what: string): never {
     const why = `${what}, was answered 429 ${reply.text.slice(0, 80)}, unlike the limiter's own 429: a 429 no client could have earned, taken for the environment's (a gateway throttling the run)`;
+    // Nor is it held to the spec's 429 by the response checks (harness/response-checks.ts).
+    reply.exchange.environment = why;
     this.environmentLimits.push(why);
     this.troubled ??= why;
     this.stopped++;
@@ -447,6 +449,7 @@ export class ChatRun {
     if (view === 'allowed') return false;
     if (view === 'limited' && this.limiters(reply)) return true;
     const what = view === 'limited' ? "a 429 unlike the limiter's own, the environment's" : 'no answer of the limiter';
+    if (view === 'limited') reply.exchange.environment = `a fresh client's 429 ${what}`;
     throw new EnvironmentLimit(`a fresh client asked to tell the cause apart was answered ${reply.status} ${reply.text.slice(0, 80)}: ${what}, which decides nothing`);
   }
 

@@ -3364,6 +3364,5 @@ export type RequirementId =
   | 'U-GEN-CONTENT-TYPE'
   | 'U-GEN-VALID-ACCEPTED'
   | 'U-GEN-SCHEMA'
-  | 'U-GEN-STATUS'
   | 'U-GEN-AUTH'
   | 'U-GEN-ROLE';

@@ -356,5 +356,4 @@ export type RequirementId =
   | 'D-GEN-CONTENT-TYPE'
   | 'D-GEN-VALID-ACCEPTED'
   | 'D-GEN-SCHEMA'
-  | 'D-GEN-STATUS'
   | 'D-GEN-AUTH';

@@ -201,10 +201,9 @@ export type Control = Reply | { accepted: string } | { mustNotExist: string };
  */
 export function mustBeRefused(rule: string, reply: Reply, what: string, o: { control: Control; status?: number; expected?: string; json?: boolean }): void {
   const kind = judged(reply, what, { json: o.json });
-  if (kind === 'refused' && (o.status === undefined || reply.status === o.status)) {
-    controlAccepted(o.control, what);
-    return;
-  }
+  // A refusal, of whatever status, proves something only beside an accepted control: first the control.
+  if (kind === 'refused') controlAccepted(o.control, what);
+  if (kind === 'refused' && (o.status === undefined || reply.status === o.status)) return;
   throw new RequirementViolation([rule], `${what} was answered ${describeAnswer(reply, { json: o.json })}`, o.expected ?? (o.status === undefined ? 'a 4xx refusal' : `${o.status}`), [reply.exchange]);
 }
 

@@ -26,7 +26,8 @@ export const writeRecordSchema = builtOnce(() => {
       ),
       outcome: Type.Optional(
         choice(['refused', 'other'], {
-          description: "Not accepted: refused (a 4xx) or anything else (a 5xx, a 429, a redirect). Absent: accepted, so it changed the target's state.",
+          description:
+            "Not accepted by the API: refused (a 4xx: it took nothing), or other: neither accepted nor refused (a 5xx, a 429, a redirect, a page that is not the API, or no answer at all: a reset, a time-out, a body that never ended), so whether it changed the target's state is unknown. Absent: accepted, so it changed the target's state.",
         }),
       ),
       undo: Type.Optional(Type.String()),
@@ -36,7 +37,7 @@ export const writeRecordSchema = builtOnce(() => {
     {
       additionalProperties: false,
       description:
-        "A request of the run to an operation the spec marks x-write: accepted (a 2xx: it changed the target's state), or sent to be refused and answered otherwise (outcome), which a deployment that wrongly accepted it would have taken as a write too.",
+        "A request of the run to an operation the spec marks x-write, answered or not: accepted (a 2xx: it changed the target's state), refused, or of unknown effect (outcome). One sent to be refused is listed too: a deployment that wrongly accepted it would have taken it as a write.",
     },
   );
 });
@@ -86,8 +87,8 @@ export class WriteJournal {
     };
   }
 
-  /** The client saw the answer to a request of a write operation. */
-  sent(operation: string, what: string, request?: string, kind: AnswerKind = 'accepted'): WriteRecord {
+  /** The client sent a request of a write operation and saw its answer (or none: 'no-answer'). */
+  sent(operation: string, what: string, request?: string, kind: AnswerKind | 'no-answer' = 'accepted'): WriteRecord {
     const accepted = kind === 'accepted';
     const record: WriteRecord = {
       interfaceName: this.interfaceName,

@@ -10,7 +10,7 @@
  * - `slow-body`: the reference's own answer, its head at once and its body dripped a byte a second.
  * Whole target, or one named operation (the spec's key, "GET /v2/players"); `after` lets the first requests through
  * (a target that goes dark mid-run), `spare` names operations never troubled (a target whose status probe alone
- * still answers).
+ * still answers; a request no operation serves, such as the probe's nonsense path, is spared then too).
  */
 import http from 'node:http';
 import type { Reference, ReferenceOptions } from '../harness/reference.ts';
@@ -99,6 +99,9 @@ export async function troubleProxy(inner: RunningServer, trouble: Trouble, opera
     if (op) ops.add(op);
     if (seen <= (trouble.after ?? 0)) return false;
     if (op && trouble.spare?.includes(op)) return false;
+    // A target whose probe alone still answers answers the probe's other questions too: a path no operation serves
+    // (whether a catch-all answers here) is the router's, in front of what fails.
+    if (!op && trouble.spare) return false;
     return !trouble.operation || op === trouble.operation;
   };
   const server = http.createServer();

@@ -6,7 +6,8 @@
  * - nothing fails but GEN-NO-5XX on server errors and a requirement whose own subject is that status (chat's 429
  *   body and headers: `statuses` in its spec entry);
  * - no requirement passes on answers it did not get: one passed has an operation the API answered;
- * - the run exits 2 when the trouble stopped it, naming the trouble; never 1.
+ * - the run exits 2 when the trouble met it, naming the trouble; 1 only where what failed is allowed above (GEN-NO-5XX
+ *   counts under --strict).
  * Shapes: from the start (the probe must stop the run, naming the trouble, before any check), after the probe (a
  * target that goes dark mid-run), all but the probe's operations (a target whose status probe alone still answers),
  * and one operation from after the probe on, chosen by seed so that successive seeds cover them all (`--environment
@@ -187,15 +188,30 @@ export function judgeEnvironment(run: EnvironmentRun, names: readonly InterfaceN
   }
   if (!s) return `no summary (exit ${code}):\n${output.split('\n').slice(-12).join('\n')}`;
   const problems: string[] = [];
-  if (code === 1) problems.push(`exit 1 (${s.exitReason})`);
-  if (run.shape !== 'one-operation' && code !== 2) problems.push(`the trouble stopped the run, but it exited ${code} (${s.exitReason})`);
+  const status = STATUS_OF[run.kind];
+  const allowedIn = (i: RunSummary['interfaces'][number]) => {
+    const spec = loadSpec(i.name as InterfaceName);
+    // GEN-NO-5XX under server errors; a requirement whose subject is the trouble's status; and the response checks
+    // where the spec documents that status for an operation (chat's 429: its body and headers are the document's).
+    const documented = status !== undefined && spec.operations.some((op) => Object.keys(op.responses).includes(String(status)));
+    return new Set([
+      ...(run.kind === 'unavailable' ? [`${spec.prefix}-GEN-NO-5XX`] : []),
+      ...spec.requirements.filter((r) => status !== undefined && r.statuses?.includes(status)).map((r) => r.id),
+      ...(documented ? ['SCHEMA', 'HEADERS', 'CONTENT-TYPE'].map((k) => `${spec.prefix}-GEN-${k}`) : []),
+    ]);
+  };
+  const allowed = new Set(s.interfaces.flatMap((i) => [...allowedIn(i)]));
+  // The trouble met the run where a request of it got no answer, or the trouble's own status.
+  const met = s.interfaces.some((i) => (i.operations ?? []).some((o) => o.statuses.some((x) => x === 0 || x === status)));
+  const countedBeyond = s.failedCounted.filter((id) => !allowed.has(id));
+  if (code === 1 && countedBeyond.length) problems.push(`exit 1 (${s.exitReason})`);
+  if (run.shape !== 'one-operation' && met && code === 0) problems.push(`the trouble met the run, but it exited 0 (${s.exitReason})`);
   if (run.shape !== 'one-operation' && code === 2 && !words.test(s.exitReason)) problems.push(`the exit reason does not name the trouble (${run.kind}): ${s.exitReason}`);
   if (s.brokenTests.length) problems.push(`checks broke: ${s.brokenTests.map((b) => `${b.test}: ${b.error.split('\n')[0]}`).join('; ')}`);
   for (const i of s.interfaces) {
     const spec = loadSpec(i.name as InterfaceName);
-    const status = STATUS_OF[run.kind];
-    const allowed = new Set([...(run.kind === 'unavailable' ? [`${spec.prefix}-GEN-NO-5XX`] : []), ...spec.requirements.filter((r) => status !== undefined && r.statuses?.includes(status)).map((r) => r.id)]);
-    const failed = i.requirements.filter((r) => r.status === 'failed' && !allowed.has(r.id));
+    const ok = allowedIn(i);
+    const failed = i.requirements.filter((r) => r.status === 'failed' && !ok.has(r.id));
     if (failed.length) problems.push(`${i.name}: failed under ${describeTrouble({ kind: run.kind, operation: run.operations[i.name as InterfaceName] })}: ${failed.map((r) => `${r.id} (${(r.message ?? '').split('\n')[0].slice(0, 200)})`).join('; ')}`);
     // A pass needs an operation of the requirement that the API answered (accepted or refused) in this run.
     const answered = new Set((i.operations ?? []).filter((o) => o.exercised).map((o) => o.operation));

@@ -151,8 +151,11 @@ export interface ClientOptions {
   /** Share of the profile's rate this process may use (the rate is split between parallel workers). */
   rateShare?: number;
   onExchange?: (ex: Exchange) => void;
-  /** Called for every answer to an operation the spec marks as a write (x-write), whatever check sent it, with its kind. */
-  onWrite?: (op: Operation, ex: Exchange, kind: AnswerKind) => void;
+  /**
+   * Called for every request sent to an operation the spec marks as a write (x-write), whatever check sent it, with
+   * the kind of its answer, or 'no-answer' (a reset, a time-out, a body that never ended: it may have taken effect).
+   */
+  onWrite?: (op: Operation, ex: Exchange, kind: AnswerKind | 'no-answer') => void;
   /** How to tell an outage from one request's trouble. */
   health?: HealthCheck;
   authenticate?: Authenticate;
@@ -443,6 +446,8 @@ export class Client {
       exchange.durationMs = Math.round((performance.now() - sentAt) * 10) / 10;
       exchange.error = slowBody ? `a slow body: answered ${res!.statusCode}, but the body did not finish within ${timeoutMs} ms` : timedOut ? `no answer within ${timeoutMs} ms` : `${troubleNamed('reset')} (${err.code ?? err.name}: ${err.message})`;
       this.options.onExchange?.(exchange);
+      // A write that got no answer may have taken effect all the same: it is listed, of unknown effect.
+      if (op?.write) this.options.onWrite?.(op, exchange, 'no-answer');
       await this.noteTrouble(exchange, kind);
       throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange, kind === 'reset' ? 'broken' : kind);
     } finally {

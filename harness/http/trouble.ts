@@ -10,6 +10,11 @@ import { ENV } from '../options.ts';
  * on the whole target, or on the one operation that keeps being troubled.
  */
 export const GIVE_UP_AFTER = 3;
+/**
+ * How long one operation stays given up while the target answers others: a throttle or a backend of its own may
+ * recover, and a worker runs many tests; the whole target, given up, stays so for the run.
+ */
+export const GIVE_UP_OPERATION_MS = 15_000;
 const MARKER_LOOK_MS = 250;
 
 /**
@@ -45,7 +50,7 @@ export class TroubleLog {
   private readonly origins = new Map<string, Run>();
   private readonly operations = new Map<string, Run>();
   private readonly gaveUp = new Map<string, string>();
-  private readonly gaveUpOn = new Map<string, string>();
+  private readonly gaveUpOn = new Map<string, { cause: string; until: number }>();
   private readonly lastAnswer = new Map<string, number>();
   /** The marker file per run and origin: asked before every request, so worked out once (reading the environment is slow). */
   private readonly markers = new Map<string, string>();
@@ -92,7 +97,15 @@ export class TroubleLog {
 
   /** Why this process gave up on one operation of the target, or undefined. */
   givenUpOn(origin: string, operation: string | undefined): string | undefined {
-    return operation === undefined ? undefined : this.gaveUpOn.get(`${origin} ${operation}`);
+    if (operation === undefined) return undefined;
+    const key = `${origin} ${operation}`;
+    const given = this.gaveUpOn.get(key);
+    if (!given) return undefined;
+    if (performance.now() < given.until) return given.cause;
+    // Its time is up: asked again, as if it had never been troubled.
+    this.gaveUpOn.delete(key);
+    this.operations.delete(key);
+    return undefined;
   }
 
   /** The API answered (accepted or refused): the trouble in a row starts again, for the target and the operation. */
@@ -136,11 +149,11 @@ export class TroubleLog {
     return cause;
   }
 
-  /** Gives up on one operation, in this process, while the target answers others; returns the cause. */
+  /** Gives up on one operation, in this process, for GIVE_UP_OPERATION_MS, while the target answers others; returns the cause. */
   giveUpOn(origin: string, operation: string): string {
     const key = `${origin} ${operation}`;
     const cause = `${operation} stopped answering: ${this.describe(this.operations.get(key))} in a row, while the target answers other requests`;
-    this.gaveUpOn.set(key, cause);
+    this.gaveUpOn.set(key, { cause, until: performance.now() + GIVE_UP_OPERATION_MS });
     return cause;
   }
 

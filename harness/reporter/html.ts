@@ -174,7 +174,8 @@ function renderExchange(x: Exchange): string {
 
 /**
  * Every request that could change state, grouped by operation, with how many the target accepted and refused (those
- * sent to be refused are listed too); a write accepted although the profile forbids writes is flagged.
+ * sent to be refused are listed too) and how many are of unknown effect (a 5xx, a 429, no answer: an operator looks
+ * for them on the target); a write accepted although the profile forbids writes is flagged.
  */
 function renderWrites(s: RunSummary): string {
   const groups = new Map<string, { records: WriteRecord[]; forbidden: number }>();
@@ -192,7 +193,7 @@ function renderWrites(s: RunSummary): string {
     const accepted = g.records.filter((r) => !r.outcome).length;
     const refused = g.records.filter((r) => r.outcome === 'refused').length;
     const other = g.records.length - accepted - refused;
-    const counts = [`${accepted} accepted`, `${refused} refused`, ...(other ? [`${other} otherwise answered`] : [])].join(', ');
+    const counts = [`${accepted} accepted`, `${refused} refused`, ...(other ? [`${other} of unknown effect (neither accepted nor refused: a 5xx, a 429, no answer)`] : [])].join(', ');
     return `<tr class="${g.forbidden ? 'flagged' : ''}" data-write="${esc(op)}"><td><code>${esc(op)}</code></td><td>${g.records.length} (${counts})</td><td>${esc(what)}</td><td>${undone ? `${undone} undone` : ''}${g.forbidden ? ` <span class="badge flagged">${g.forbidden} accepted although writes are forbidden</span>` : ''}</td></tr>`;
   });
   const forbidden = s.writes.filter((w) => w.acceptedWhileForbidden).length;

@@ -50,13 +50,18 @@ export function genericRequirements(prefix: string, operations: Operation[], sch
       operations: refusable.map((op) => op.key),
     });
   }
-  reqs.push({
-    id: `${prefix}-GEN-STATUS`,
-    level: 'should',
-    text: 'A success answering a generic check has a status the spec documents for its operation. Refusal statuses are left to GEN-REFUSAL-STATUS and GEN-AUTH (which 4xx a refusal gets is often a deployment\'s choice), a 5xx to GEN-NO-5XX; a redirect is not the API answering.',
-    source: 'Spec: the documented responses of each operation. A should: the documents show the statuses of their examples, not a closed list.',
-    operations: all,
-  });
+  // An operation that documents its successes as a range ("2XX") documents every success: only one that names its
+  // success statuses can answer one it does not name.
+  const namedSuccesses = operations.filter((op) => !Object.keys(op.responses).some((s) => /^2XX$/i.test(s)));
+  if (namedSuccesses.length > 0) {
+    reqs.push({
+      id: `${prefix}-GEN-STATUS`,
+      level: 'should',
+      text: 'A success answering a generic check has a status the spec documents for its operation. Refusal statuses are left to GEN-REFUSAL-STATUS and GEN-AUTH (which 4xx a refusal gets is often a deployment\'s choice), a 5xx to GEN-NO-5XX; a redirect is not the API answering.',
+      source: 'Spec: the documented responses of each operation. A should: the documents show the statuses of their examples, not a closed list.',
+      operations: namedSuccesses.map((op) => op.key),
+    });
+  }
   const withHeaders = operations.filter((op) => Object.values(op.responses).some((r) => Object.keys(r.headers).length > 0));
   if (withHeaders.length > 0) {
     reqs.push({

@@ -170,6 +170,17 @@ export const unifiedExchangeEntry = builtOnce(() => {
         { additionalProperties: false, default: {}, description: 'Candles: what a limit above 1000 gets and the default count (U-NS-CANDLE-LIMIT-OVER, U-NS-CANDLE-DEFAULTS).' },
       ),
       funded: Type.Boolean({ default: true, description: 'Whether the accounts hold funds the checks may trade with (U-NS-ACCOUNT-STATE).' }),
+      /**
+       * Whether anything but the harness moves the funds of the profile's accounts while it runs (a person, a trading
+       * bot, a funding job). The conservation of funds compares balances with what the harness's own transfers moved:
+       * on an account others use, a balance off the mark cannot be told from their doing, so it is inconclusive,
+       * never failed. Unstated, a live target's accounts are taken to be shared; the embedded reference's are the
+       * harness's alone (it made their keys for the run).
+       */
+      exclusiveAccounts: Type.Boolean({
+        default: false,
+        description: "True: the accounts of the profile's keys are used by the harness alone while it runs (nothing else moves their funds), so a balance off the mark fails the conservation of funds; false (the default on a live target): others may move them, and it is inconclusive.",
+      }),
       holdMode: Type.Union([Type.Literal('one-way'), Type.Literal('hedge')], { default: 'one-way', description: "The account's hold mode; no documented operation switches it (U-NS-HOLD-MODE)." }),
       leverage: Type.Object(
         { symbolLevel: Type.Array(Type.String(), { default: ['USDT-FUTURES', 'USDC-FUTURES'], description: 'categories whose leverage needs symbol' }) },

@@ -35,7 +35,13 @@ export const faults = [
   },
   {
     name: 'nonce-moved',
-    description: 'The nonce range moved under a trailing slash; its documented path answers 308 to the new one.',
+    description: 'The nonce range moved under a trailing slash; its documented path answers 308 to the new one. A redirect is not the API answering: what the valid request would have shown is left undecided, never passed.',
+    violates: [],
+    undecided: ['A-GEN-VALID-ACCEPTED', 'A-GEN-STATUS', 'A-GEN-SCHEMA', 'A-GEN-CONTENT-TYPE'],
+  },
+  {
+    name: 'nonce-range-created',
+    description: 'The nonce-range handler was copied from the order handler and answers 201 Created, a success the document does not name (success is HTTP 200).',
     violates: ['A-GEN-VALID-ACCEPTED', 'A-GEN-STATUS'],
   },
   {
@@ -111,6 +117,8 @@ export const faults = [
     name: 'hmac-message-reordered',
     description: 'Builds the HMAC login message as nonce + timestamp + GET + path, so correctly signed logins are refused.',
     violates: ['A-LOGIN-HMAC-OK'],
+    // The key's own correct login, refused, is the control of every refusal of an HMAC login.
+    undecided: ['A-LOGIN-HMAC-SIGNATURE', 'A-LOGIN-WHITELIST'],
   },
   {
     name: 'hmac-signature-unchecked',
@@ -140,6 +148,14 @@ export const faults = [
     name: 'hmac-reaches-custody',
     description: 'Applies no key-type scope, so sessions of HMAC keys reach the custody endpoint.',
     violates: ['A-KEY-SCOPE-HMAC'],
+  },
+  {
+    name: 'accounts-refused',
+    description: 'Guards the trading-account listing with a permission of the web console that no API key is given: every session is refused there (403).',
+    violates: ['A-ACCOUNTS-FIELDS'],
+    // The listing with the login's own token is the control of A-TOKEN-REQUIRED's refusals; the order checks need an
+    // account of the listing to trade for.
+    undecided: ['A-TOKEN-REQUIRED'],
   },
   {
     name: 'accounts-without-ratelimit-token',
@@ -200,6 +216,8 @@ export const faults = [
     name: 'ecdsa-payload-sorted',
     description: 'Verifies the ECDSA login signature over loginPayload with its members sorted by name, not in the documented order, so correct logins are refused.',
     violates: ['A-LOGIN-ECDSA-OK'],
+    // The key's own correct login, refused, is the control of every refusal of an ECDSA login.
+    undecided: ['A-LOGIN-ECDSA-SIGNATURE', 'A-LOGIN-ECDSA-USERID', 'A-LOGIN-ECDSA-EXPIRED', 'A-LOGIN-ECDSA-EXPIRY-WINDOW', 'A-LOGIN-WHITELIST'],
   },
   {
     name: 'token-not-jwt',
@@ -210,6 +228,8 @@ export const faults = [
     name: 'custody-refuses-ecdsa',
     description: 'Refuses every key at the custody endpoint, ECDSA keys included.',
     violates: ['A-KEY-SCOPE-ECDSA'],
+    // An ECDSA session reaching custody is the control of an HMAC session's refusal there.
+    undecided: ['A-KEY-SCOPE-HMAC'],
   },
   {
     name: 'nonce-counter',

@@ -252,12 +252,16 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     const session = await authenticate(req, 'other');
     // The fault: the listing was left out of the session guard; without a valid session it lists no account, but answers.
     if (session instanceof Refusal) return on('accounts-open') ? ok([]) : session.reply();
+    // The fault: a permission no API key is given guards the listing.
+    if (on('accounts-refused')) return refuse('KEY_SCOPE', 'Listing trading accounts needs a permission of the web console.').reply();
     return accountsOf(session);
   };
 
   const reportedRange = (): Reply => {
     const range = nonces.reported(Date.now());
-    return ok(reading('A-NS-NONCE-RANGE-TYPES') === 'digit-strings' ? { lowerBound: String(range.lowerBound), upperBound: String(range.upperBound) } : range);
+    const answer = ok(reading('A-NS-NONCE-RANGE-TYPES') === 'digit-strings' ? { lowerBound: String(range.lowerBound), upperBound: String(range.upperBound) } : range);
+    // The fault: the status of the order handler it was copied from.
+    return on('nonce-range-created') ? { ...answer, status: 201 } : answer;
   };
   // The public exchange serves its nonce range to anyone (reading public of A-NS-NONCE-PUBLIC).
   const noncePublic = reading('A-NS-NONCE-PUBLIC') === 'public';

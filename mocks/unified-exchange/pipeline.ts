@@ -67,8 +67,12 @@ export function pipeline(p: PipelineParts): (req: http.IncomingMessage) => Promi
     if (!op.public || filtered || (reading('U-NS-PUBLIC-WITH-CREDENTIALS') === 'checked-when-given' && auth.given(signed))) {
       const who = auth.authenticate(signed);
       if ('refusal' in who) return replies.outcome(op, who.refusal);
+      // The fault every-key-refused: the signature check hashes another text than the document's: nothing passes it.
+      if (on('every-key-refused')) return replies.outcome(op, refused('auth', 'signature mismatch', CODES.authSignature));
       caller = who.caller;
     }
+    // The fault market-reads-refused: the market data needs a subscription the accounts do not have.
+    if (on('market-reads-refused') && path.startsWith('/api/v3/market/')) return replies.outcome(op, refused('permission', 'market data needs a subscription'));
     if (p.limits.throttled(op, op.public ? undefined : caller.account.uid, req.socket.remoteAddress ?? '', caller.apiKey)) return replies.refusal('throttle', 'Too many requests.');
 
     const parametersFirst = reading('U-NS-CHECK-ORDER') === 'parameters-before-permission';
@@ -81,6 +85,8 @@ export function pipeline(p: PipelineParts): (req: http.IncomingMessage) => Promi
     }
     const refusal = denied ?? (parametersFirst ? auth.permit(op, caller) : undefined);
     if (refusal && !writesAnyway(op)) return replies.outcome(op, refusal);
+    // The fault fund-writes-refused: the account may move no funds (and create no account), whatever it asks.
+    if (on('fund-writes-refused') && op.movesFunds) return replies.outcome(op, refused('permission', 'fund writes are switched off for this account'));
 
     // The fault broker-open-to-non-broker: the account-type check is broken everywhere, the part's own too.
     if (on('broker-open-to-non-broker') && op.broker && !caller.account.broker) caller = { ...caller, account: { ...caller.account, broker: true } };

@@ -72,7 +72,18 @@ export const faults = [
   {
     name: 'mixed-types-500',
     description: 'A value of another type than its property name already holds fails in the database, and the batch is answered 500 (a server error, not a refusal).',
-    violates: ['D-INGEST-PROPERTY-TYPES'],
+    // A 5xx fails GEN-NO-5XX wherever it shows; it says nothing of whether the values were stored as sent or refused.
+    violates: ['D-GEN-NO-5XX'],
+    undecided: ['D-INGEST-PROPERTY-TYPES'],
+  },
+  {
+    name: 'ingest-refused',
+    description: 'Ingestion is switched off for the organization (a plan flag read the wrong way round): every authenticated batch is refused 403, whatever it holds.',
+    // Nothing the document states is broken where the profile does not place the events in time (settings.timeBase): a
+    // deployment may refuse events it does not take. But the ingest with the token is the control of D-AUTH's ingest
+    // without one, and the sentinel after the batch of 101 that of its refusal: neither may pass.
+    violates: [],
+    undecided: ['D-AUTH', 'D-INGEST-LIMIT'],
   },
   {
     name: 'idempotency-ignored',
@@ -110,6 +121,17 @@ export const faults = [
     violates: ['D-GET-EVENT'],
     // The 200 answer does not fit the spec's event schema.
     collateral: ['D-GEN-SCHEMA'],
+  },
+  {
+    name: 'event-by-id-500',
+    description: 'GET /v1/events/{id} fails in its own serializer for every stored event (500); an unknown id is still 404.',
+    // A 5xx fails GEN-NO-5XX wherever it shows. The listed event read by its id is the control of D-GET-EVENT's
+    // refusal of an unknown id, and of D-AUTH's read by id without a token: answered 500, it decides nothing, and
+    // neither may the refusals.
+    violates: ['D-GEN-NO-5XX'],
+    undecided: ['D-GET-EVENT', 'D-AUTH'],
+    // The generic check of a valid request may count the 500 against it too.
+    collateral: ['D-GEN-VALID-ACCEPTED'],
   },
   {
     name: 'customer-filter-ignored',
@@ -223,8 +245,17 @@ export const faults = [
   },
   {
     name: 'ingest-moved',
-    description: 'The ingest route moved under a trailing slash; its documented path answers 308 to the new one.',
-    violates: ['D-GEN-VALID-ACCEPTED', 'D-GEN-STATUS'],
+    description: 'The ingest route moved under a trailing slash; its documented path answers 308 to the new one. A redirect is not the API answering: what the valid request would have shown is left undecided, never passed.',
+    violates: [],
+    undecided: ['D-GEN-VALID-ACCEPTED', 'D-GEN-SCHEMA', 'D-GEN-CONTENT-TYPE'],
+  },
+  {
+    name: 'event-by-id-forbidden',
+    description: 'GET /v1/events/{id} checks a scope the access token is never given: every stored event is refused 403 (an unknown id is still 404).',
+    // A listed event read by its id, refused where the profile states that the target needs nothing beside the token
+    // (settings.extras): the valid request is refused, and so is the event D-GET-EVENT reads back.
+    violates: ['D-GET-EVENT', 'D-GEN-VALID-ACCEPTED'],
+    profile: 'reference-usage-other-names.yaml',
   },
   {
     name: 'statistics-text-plain',

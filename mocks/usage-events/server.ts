@@ -166,6 +166,11 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   }
 
   const ingest: Handler = async (req, _params, _query, preread) => {
+    // The fault: ingestion switched off for the organization.
+    if (on('ingest-refused')) {
+      if (!preread) req.resume();
+      return refusal(403, 'Forbidden', 'Ingestion is not enabled for this organization.');
+    }
     const read = preread ?? (await readIngest(req));
     if ('status' in read) return read;
     const { events } = read;

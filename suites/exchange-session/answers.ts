@@ -1,24 +1,16 @@
 /**
- * Answers classified before they are counted. Success is HTTP 200 (the document); error codes are not shown, so a
- * refusal is any 4xx. A 5xx is neither: never a refusal, never a success. A 429 says nothing about the rule a check is
- * about: the client waits a limit out once, and one still limited is the environment's trouble.
+ * What is particular to Interface A's answers; everything else is read through harness/answers.ts. Success is HTTP
+ * 200 (the document); error codes are not shown, so a refusal is any 4xx. A throttle, a server error or a page that is
+ * not the API decides nothing about the rule a check is on: every helper there throws it as Undecided.
  */
-import { answerKind, mustBeRefused as mustBeRefusedFor, type Control } from '../../harness/answers.ts';
+import { answered, judged, mustBeRefused as mustBeRefusedFor, Undecided, type Control } from '../../harness/answers.ts';
 import type { Reply } from '../../harness/http/client.ts';
-import { Inconclusive } from '../../harness/verdicts.ts';
 import { stated } from './stated.ts';
 
-export type Answer = 'accepted' | 'refused' | 'broken';
-
-export function answerOf(r: Reply): Answer {
-  if (r.status === 429) throw new Inconclusive(`the target rate-limited the check (429 to ${r.exchange.request.method} ${r.exchange.requestPath}): the answer says nothing about the rule`);
-  if (r.status === 200) return 'accepted';
-  return answerKind(r) === 'refused' ? 'refused' : 'broken';
-}
-
 /**
- * A request the rules say must be refused: the shared rule (harness/answers.ts: anything but a 4xx breaks `id`, a 429
- * decides nothing, a refusal counts beside its control), with the model's reason for the refusal after what was sent.
+ * A request the rules say must be refused: the shared rule (harness/answers.ts: an acceptance breaks `id`, what decides
+ * nothing is inconclusive, a refusal counts beside its control), with the model's reason for the refusal after what
+ * was sent.
  */
 export function mustBeRefused(r: Reply, id: string, what: string, o: { control: Control; why?: string }): void {
   mustBeRefusedFor(id, r, o.why ? `${what} (${o.why})` : what, { control: o.control });
@@ -27,8 +19,24 @@ export function mustBeRefused(r: Reply, id: string, what: string, o: { control: 
 /**
  * Why an answer cannot be held against the target, if it cannot: a request to a path the document does not show, sent
  * where the profile leaves that path to the public exchange's (settings.paths), was answered as if nothing were there.
+ * An answer that decides nothing (a throttle, a server error) is thrown as Undecided.
  */
 export function pathDoubt(r: Reply, path: 'ecdsaLogin' | 'tradingAccounts' | 'nonce'): string | undefined {
-  if ((r.status !== 404 && r.status !== 405) || stated(`paths.${path}`)) return undefined;
+  if (!answered(r, 404, 405) || stated(`paths.${path}`)) return undefined;
   return `${r.exchange.request.method} ${r.exchange.requestPath} was answered ${r.status}: the document does not show this path and the profile leaves it to the public exchange's (state settings.paths.${path})`;
+}
+
+/**
+ * Why an answer decides nothing about any rule (a throttle, a server error, a page that is not the API), or undefined
+ * for the API's own answer (accepted or refused): for a check that goes on past such an answer, recording that it
+ * could not decide (a property's step, one of several concurrent requests), rather than ending there.
+ */
+export function undecidedWhy(r: Reply, what: string): string | undefined {
+  try {
+    judged(r, what);
+    return undefined;
+  } catch (e) {
+    if (e instanceof Undecided) return e.message;
+    throw e;
+  }
 }

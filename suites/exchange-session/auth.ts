@@ -6,11 +6,12 @@
  * before a request carrying it is sent.
  */
 import { Inconclusive } from '../../harness/verdicts.ts';
-import { isRefused } from '../../harness/answers.ts';
+import { answered, isAccepted, refused } from '../../harness/answers.ts';
 import { notTheApi } from '../../harness/probe.ts';
 import type { AuthenticationContext, Reply, RequestSpec } from '../../harness/http/client.ts';
 import { targetUrl } from '../../harness/http/client.ts';
 import type { Secrets } from '../../harness/secrets.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { ecdsaP256PublicKey, ecdsaP256Sign, hmacSign } from '../../harness/signing.ts';
@@ -144,13 +145,18 @@ export function loginRequest(settings: ExchangeSessionSettings, secrets: Secrets
   return keyType(secrets, key) === 'hmac' ? hmacLoginRequest(settings, secrets, key, { baseUrl }) : ecdsaLoginRequest(settings, secrets, key);
 }
 
-/** A login's answer, its token and authorizer registered as secrets of the key. */
+/**
+ * The session a login's answer opened, its token and authorizer registered as secrets of the key: only an acceptance
+ * carrying a token opens one (what it is otherwise, the caller judges).
+ */
 export function sessionOf(reply: Reply, secrets: Secrets, key: string): { token: string; authorizer: string } | undefined {
   const body = reply.json as { token?: unknown; authorizer?: unknown } | undefined;
-  if (reply.status !== 200 || typeof body?.token !== 'string' || !body.token) return undefined;
-  secrets.add(`${key}_token`, body.token);
-  if (typeof body.authorizer === 'string') secrets.add(`${key}_authorizer`, body.authorizer);
-  return { token: body.token, authorizer: typeof body.authorizer === 'string' ? body.authorizer : '' };
+  if (isAccepted(reply) && typeof body?.token === 'string' && body.token) {
+    secrets.add(`${key}_token`, body.token);
+    if (typeof body.authorizer === 'string') secrets.add(`${key}_authorizer`, body.authorizer);
+    return { token: body.token, authorizer: typeof body.authorizer === 'string' ? body.authorizer : '' };
+  }
+  return undefined;
 }
 
 export interface LoginOutcome {
@@ -183,8 +189,9 @@ export async function tryLogin(
       rememberForm(o.baseUrl, type, form);
       return { attempts, session, form };
     }
-    // Only a refusal can be about the form; a 5xx or a rate limit would answer every form alike.
-    if (!isRefused(reply)) break;
+    // Only a refusal can be about the form: an acceptance without a token would be the same in every form, and a
+    // throttle, a server error or a page that is not the API decides nothing (thrown, naming the login).
+    if (!refused(reply, `the login with ${key}`)) break;
   }
   return { attempts };
 }
@@ -195,6 +202,8 @@ export async function tryLogin(
 const sessions = new Map<string, { token: string; authorizer: string; at: number }>();
 /** Logins under way, per key: requests that need a session at once share one login (a second would revoke the first's token where a key holds one session). */
 const loggingIn = new Map<string, Promise<{ token: string; authorizer: string }>>();
+/** The logins the current chain of calls is inside (by session key): what a login's own requests lead to never waits for it. */
+const loginsUnderWay = new AsyncLocalStorage<ReadonlySet<string>>();
 const sessionKeyOf = (ctx: AuthenticationContext, key: string) => `${ctx.baseUrl} ${key}`;
 /** Logged in again well before the documented 24 hours run out. */
 const SESSION_REUSE_MS = 60 * 60 * 1000;
@@ -211,9 +220,14 @@ export async function sessionFor(secrets: Secrets, key: string, ctx: Authenticat
     secrets.add(`${key}_authorizer`, hit.authorizer);
     return { ...hit, remembered: true };
   }
-  let login = loggingIn.get(cacheKey);
+  // A request this very login led to (the client, troubled by the login's answer, asks its harmless request, which
+  // goes through this step with the same key) would wait for the login that waits for it: it logs in on its own.
+  const within = loginsUnderWay.getStore();
+  const ledToByIt = within?.has(cacheKey) ?? false;
+  const ownLogin = () => loginsUnderWay.run(new Set([...(within ?? []), cacheKey]), () => logIn(secrets, key, ctx));
+  let login = ledToByIt ? ownLogin() : loggingIn.get(cacheKey);
   if (!login) {
-    login = logIn(secrets, key, ctx).finally(() => loggingIn.delete(cacheKey));
+    login = ownLogin().finally(() => loggingIn.delete(cacheKey));
     loggingIn.set(cacheKey, login);
   }
   const session = await login;
@@ -246,13 +260,15 @@ async function staleSession(key: string, token: string, ctx: AuthenticationConte
   const cacheKey = sessionKeyOf(ctx, key);
   const now = sessions.get(cacheKey);
   if (now && now.token !== token) return true;
+  let read: Reply;
   try {
-    const read = await ctx.send({ method: 'GET', path: pathOf(ctx.settings as ExchangeSessionSettings, 'tradingAccounts'), headers: { Authorization: `Bearer ${token}` }, label: 'is the remembered session still valid? (trading accounts)' });
-    // Only a refusal of the token itself says it went stale: a read that throttles or breaks says nothing of it.
-    if (read.status !== 401 && read.status !== 403) return false;
+    read = await ctx.send({ method: 'GET', path: pathOf(ctx.settings as ExchangeSessionSettings, 'tradingAccounts'), headers: { Authorization: `Bearer ${token}` }, label: 'is the remembered session still valid? (trading accounts)' });
   } catch {
     return false;
   }
+  // Only a refusal of the token itself says it went stale. A read that decides nothing (a throttle, a server error)
+  // cannot tell a stale session from a refusal for another reason: thrown, it leaves the refused request undecided.
+  if (!answered(read, 401, 403)) return false;
   if (sessions.get(cacheKey)?.token === token) sessions.delete(cacheKey);
   return true;
 }

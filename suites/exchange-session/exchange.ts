@@ -6,13 +6,13 @@ import type { RequirementId } from '../../generated/exchange-session.ts';
 import { reqTags as tagsOf } from '../../harness/verdicts.ts';
 import { type Identity } from '../../harness/fixtures.ts';
 import { test as base } from './test.ts';
-import type { Client } from '../../harness/http/client.ts';
+import { TargetError, type Client } from '../../harness/http/client.ts';
 import type { Profile } from '../../harness/profile/types.ts';
 import type { Secrets } from '../../harness/secrets.ts';
 import type { Target } from '../../harness/targets.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
-import { isRefused } from '../../harness/answers.ts';
+import { isAccepted, needAccepted, refused } from '../../harness/answers.ts';
 import { isStated } from '../../harness/profile/load.ts';
 import { pathOf, sessionFor, type KeyType } from './auth.ts';
 import { cancelCommand, orderCommand, type AccountId, type OrderSpec } from './commands.ts';
@@ -50,6 +50,30 @@ export interface Exchange {
    * test was accepted, and the profile leaves part of the order's form to the harness's defaults.
    */
   formDoubt(r: Reply): string | undefined;
+}
+
+/**
+ * A step several checks of a test share (a session, a trading account), made by the first check that needs it and
+ * only then: where it fails (a throttle, an outage, a refused login), each check that needs it is undecided by the
+ * same error, instead of the test breaking before it judged anything.
+ */
+export function shared<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= setUp('a step the checks of this test share', make));
+}
+
+/**
+ * A request that sets the stage for a check (a login, the trading accounts) and got no answer is no evidence against
+ * the rule the check is on (a reset answers for its own operation's rule alone): it leaves the check undecided. An
+ * outage (the target given up) stays what it is.
+ */
+export async function setUp<T>(what: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (e instanceof TargetError && e.kind !== 'given-up') throw new Inconclusive(`${what} got no answer, so the check cannot go on: ${e.message}`);
+    throw e;
+  }
 }
 
 /** The settings that shape an order command and how it is sent: a refusal may rest on any the profile leaves unstated. */
@@ -92,29 +116,32 @@ export function makeExchange({ api, secrets, identity, target, profile }: Exchan
     live,
     key,
     sessionKey: async () => {
-      const refusals: string[] = [];
+      // A login of one kind refused, throttled or unanswered: the other kind is tried.
+      const troubles: string[] = [];
       for (const type of [...sessionTypes]) {
         const k = await key(type);
         if (!k) continue;
         try {
-          await sessionFor(secrets, k, api.authenticationContext());
+          await setUp(`the ${type.toUpperCase()} login with ${k}`, () => sessionFor(secrets, k, api.authenticationContext()));
           // The type that worked is tried first next time.
           sessionTypes.sort((a, b) => (a === type ? -1 : b === type ? 1 : 0));
           return k;
         } catch (e) {
           if (!(e instanceof Inconclusive)) throw e;
-          refusals.push(e.message);
+          troubles.push(e.message);
         }
       }
-      throw new Inconclusive(`no key could open a session: ${refusals.join('; ') || 'the profile lists no key that is free'}`);
+      throw new Inconclusive(`no key could open a session: ${troubles.join('; ') || 'the profile lists no key that is free'}`);
     },
     accounts: async (k) => {
-      const r = await api.send(authed(k, { method: 'GET', path: pathOf(settings, 'tradingAccounts'), label: 'trading accounts' }));
+      const r = await setUp(`the trading accounts of ${k}`, () => api.send(authed(k, { method: 'GET', path: pathOf(settings, 'tradingAccounts'), label: 'trading accounts' })));
+      // A step the order checks need: a refusal leaves them inconclusive (A-ACCOUNTS-FIELDS judges the listing).
+      needAccepted(r, `the trading accounts of ${k}`, { why: 'the order checks need a trading account' });
       const list = Array.isArray(r.json) ? (r.json as Array<Record<string, unknown>>) : [];
       const ids = list
         .filter((a) => a && (typeof a.tradingAccountId === 'string' || typeof a.tradingAccountId === 'number'))
         .map((a) => ({ id: a.tradingAccountId as AccountId, rateLimitToken: a.rateLimitToken === undefined ? undefined : String(a.rateLimitToken) }));
-      if (r.status !== 200 || ids.length === 0) throw new Inconclusive(`the trading accounts of ${k} could not be read (answered ${r.status}): the order checks need one`);
+      if (ids.length === 0) throw new Inconclusive(`the trading accounts of ${k} list no account with a tradingAccountId: the order checks need one`);
       return ids;
     },
     read: (k, which, extra = {}) => api.send(authed(k, { method: 'GET', path: pathOf(settings, which), label: which, ...extra })),
@@ -124,7 +151,8 @@ export function makeExchange({ api, secrets, identity, target, profile }: Exchan
       else if (extra.nonce !== undefined) headers['BX-NONCE'] = String(extra.nonce);
       const body = extra.body !== undefined ? { body: extra.body, headers: { ...headers, 'content-type': 'application/json' } } : { json: orderCommand(settings, o), headers };
       const r = await api.send(authed(k, { method: 'POST', path: pathOf(settings, 'orders'), ...body, label: extra.label ?? `${o.tif} ${o.side} ${o.quantity} at ${o.price}` }));
-      if (r.status === 200) orderAccepted = true;
+      // Only noted: the check that sent it judges the answer (a throttle or a server error proves no form either).
+      if (isAccepted(r)) orderAccepted = true;
       return r;
     },
     lookup: (k, orderId, account) => {
@@ -142,7 +170,8 @@ export function makeExchange({ api, secrets, identity, target, profile }: Exchan
     },
     command: (o) => orderCommand(settings, o),
     formDoubt: (r) => {
-      if (orderAccepted || !isRefused(r)) return undefined;
+      // Only a refusal can rest on the form; what decides nothing is thrown (by refused) before any doubt.
+      if (orderAccepted || !refused(r, 'the order')) return undefined;
       const unstated = ORDER_FORM.filter((setting) => !isStated(profile, 'exchange-session', setting));
       if (unstated.length === 0) return undefined;
       return `a valid order was refused (${r.status} ${r.text.slice(0, 120)}) before any order of this test was accepted, and the profile leaves ${unstated.map((u) => `settings.${u}`).join(', ')} to the harness's defaults: the refusal may rest on them (state them to hold the target to it)`;

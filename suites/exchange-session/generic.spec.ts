@@ -54,6 +54,9 @@ async function exchangeSource(ctx: GenericContext): Promise<OperationSource> {
   /** The suite's harmless order (never rests, never trades), for the key's own first account. */
   const orderOf = async (key: string) => {
     const [account] = await ex.accounts(key);
+    // A deployment that keeps orders per trading account asks for it beside the id when the order is looked up (the
+    // profile's extras name it): the check learns it as the suite's own lookup does.
+    ctx.api.learn('tradingAccountId', String(account.id));
     return { method: 'POST', path: pathOf(ex.settings, 'orders'), json: ex.command(harmlessOrder(ex.settings, account.id)), authenticate: true, credential: key };
   };
   let orderId: string | undefined;

@@ -2,6 +2,7 @@ import { expectedMs } from '../../harness/budget.ts';
 import { defineSuite } from '../../harness/interface.ts';
 import { exchangeSession } from '../../interfaces/exchange-session/definition.ts';
 import { notTheApi } from '../../harness/probe.ts';
+import { showed } from '../../harness/answers.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { authenticate, pathOf } from './auth.ts';
 import { poolKeyName } from './keys.ts';
@@ -26,7 +27,7 @@ export const suite = defineSuite(exchangeSession, {
     const sessionOf = (name: string) => ({
       request: { method: 'GET', path: nonce, authenticate: true, credential: name, label: `probe: ${name}` },
       judge: (reply: Reply) => {
-        if (reply.status === 401 || reply.status === 403) return `GET ${nonce} with a session of ${name} was answered ${reply.status}: the target refused the pool's key ${name}; check its variables (${variablesOf(name)})`;
+        if (showed(reply, 401, 403)) return `GET ${nonce} with a session of ${name} was answered ${reply.status}: the target refused the pool's key ${name}; check its variables (${variablesOf(name)})`;
         return notTheApi(reply, `GET ${nonce} with a session of ${name}`);
       },
     });

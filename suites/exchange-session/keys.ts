@@ -11,6 +11,7 @@ import type { Client } from '../../harness/http/client.ts';
 import type { Secrets } from '../../harness/secrets.ts';
 import type { Target } from '../../harness/targets.ts';
 import { Inconclusive } from '../../harness/verdicts.ts';
+import { needAccepted } from '../../harness/answers.ts';
 import { ecdsaP256PublicKey } from '../../harness/signing.ts';
 import type { KeyType } from '../../interfaces/exchange-session/credentials.ts';
 import { poolKeyName } from '../../interfaces/exchange-session/credentials.ts';
@@ -56,8 +57,9 @@ async function createOnReference(ctx: KeyContext, wish: KeyWish): Promise<string
   if (wish.whitelist) body.whitelist = wish.whitelist;
   if (wish.trading === false) body.trading = false;
   const r = await ctx.api.send<{ publicKey?: string; secret?: string; metadata?: string }>({ method: 'POST', path: REFERENCE_KEY_PATH, json: body, label: `create a ${wish.type.toUpperCase()} key on the reference` });
+  needAccepted(r, `the reference's key creation (${wish.type.toUpperCase()})`, { why: 'the check needs a key of its own' });
   const k = r.json;
-  if (r.status !== 200 || !k) throw new Inconclusive(`the reference did not create a key (answered ${r.status})`);
+  if (!k) throw new Inconclusive('the reference created a key without answering its material');
   if (wish.type === 'hmac') {
     if (!k.publicKey || !k.secret) throw new Inconclusive('the reference created an HMAC key without publicKey and secret');
     ctx.secrets.add(`${name}_publicKey`, k.publicKey);

@@ -6,7 +6,7 @@
 import type { Reply } from '../../harness/http/client.ts';
 import type { OrderState, TimeInForce } from '../../harness/models/limit-book.ts';
 import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
-import { isRefused } from '../../harness/answers.ts';
+import { mustAnswer, refused } from '../../harness/answers.ts';
 import type { AccountId } from './commands.ts';
 import type { Exchange } from './exchange.ts';
 import { stateOf, type RecordState } from './model.ts';
@@ -32,11 +32,16 @@ function orderIdOf(body: unknown): unknown {
  * order's form the profile leaves to its defaults (Exchange.formDoubt).
  */
 export function acknowledged(ex: Exchange, r: Reply): string {
-  const id = orderIdOf(r.json);
-  if (r.status !== 200 || (typeof id !== 'string' && typeof id !== 'number') || String(id) === '') {
+  const expected = 'HTTP 200 carrying orderId (at the top level or in a data envelope)';
+  // What decides nothing (a throttle, a server error) is thrown here; a refusal may rest on the form.
+  if (refused(r, 'the order')) {
     const doubt = ex.formDoubt(r);
     if (doubt) throw new NotTested(doubt);
-    throw new RequirementViolation('A-ORDER-ACK', `the order was answered ${r.status} ${r.text.slice(0, 200)}`, 'HTTP 200 carrying orderId (at the top level or in a data envelope)', [r.exchange]);
+  }
+  mustAnswer(r, 200, 'the order', { rule: 'A-ORDER-ACK', expected });
+  const id = orderIdOf(r.json);
+  if ((typeof id !== 'string' && typeof id !== 'number') || String(id) === '') {
+    throw new RequirementViolation('A-ORDER-ACK', `the order was answered ${r.status} without an orderId: ${r.text.slice(0, 200)}`, expected, [r.exchange]);
   }
   return String(id);
 }
@@ -158,24 +163,26 @@ function read(ex: Exchange, r: Reply, notFoundFirst: number): Observed {
  */
 export async function settle(ex: Exchange, key: string, order: Placed, e: Expected, withinMs: number): Promise<Observed> {
   const started = performance.now();
-  let notFound = 0;
+  let misses = 0;
   for (let pause = 20; ; pause = Math.min(500, pause * 2)) {
     const r = await ex.lookup(key, order.id, order.account);
     const late = performance.now() - started + pause > withinMs;
-    const refused = isRefused(r);
-    if (refused && !late) {
-      notFound++;
+    // Only the API's refusal is "not found yet": a throttle or a server error is never read as the order's absence
+    // (thrown, the check is inconclusive).
+    const notFound = refused(r, `the lookup of order ${order.id}`);
+    if (notFound && !late) {
+      misses++;
       await new Promise((resolve) => setTimeout(resolve, pause));
       continue;
     }
     // A lookup refused to the end may want more than the document shows (A-NS-LOOKUP-ACCOUNT: the order's trading
     // account, say): a failure only where the profile states what the lookup needs (its extras, even none).
-    if (refused && !stated('extras')) {
+    if (notFound && !stated('extras')) {
       throw new NotTested(`the lookup of order ${order.id} was refused (${r.status} ${r.text.slice(0, 120)}) over ${Math.round(performance.now() - started)} ms: a deployment may need more than the document shows to look an order up (a trading account id): state what it needs in settings.extras ("GET /trading-api/v2/orders/{orderId}"), or extras: {} for nothing more`);
     }
-    const o = read(ex, r, notFound);
-    if (r.status !== 200 || o.state === 'unknown') {
-      const why = r.status !== 200 ? `answered ${r.status}${notFound ? ` (and ${notFound} times before, over ${Math.round(performance.now() - started)} ms)` : ''}` : `its ${o.statusMember} is ${JSON.stringify(o.status)}`;
+    const o = read(ex, r, misses);
+    if (notFound || o.state === 'unknown') {
+      const why = notFound ? `answered ${r.status}${misses ? ` (and ${misses} times before, over ${Math.round(performance.now() - started)} ms)` : ''}` : `its ${o.statusMember} is ${JSON.stringify(o.status)}`;
       const values = statusesOf(ex.settings);
       throw new RequirementViolation('A-ORDER-STATUS', `the lookup of order ${order.id} ${why}`, `200 with ${namesOf(ex.settings, 'status').join(' or ')} one of ${[...values.open, ...values.filled, ...values.cancelled].join(', ')}`, [r.exchange]);
     }

@@ -1,4 +1,5 @@
 /** Undoing an order an interrupted run left resting (npm run restore): cancel it, unless it is no longer open. */
+import { accepted } from '../../harness/answers.ts';
 import type { RestoreContext } from '../../harness/interface.ts';
 import { pathOf } from './auth.ts';
 import { cancelCommand, type AccountId } from './commands.ts';
@@ -22,12 +23,13 @@ export async function restoreOrder(undo: OrderUndo, ctx: RestoreContext): Promis
   const orderPath = pathOf(settings, 'order', undo.orderId);
   const lookup = await ctx.client.send({ method: 'GET', path: orderPath, ...as, label: `is order ${undo.orderId} still open?` });
   const status = (lookup.json as Record<string, unknown> | undefined)?.[settings.orderRecord.status];
-  if (lookup.status === 200 && stateOf(status, settings.orderRecord.statuses) !== 'open') return 'nothing';
+  // Only a record the API gives says the order is done; a lookup refused, or one that decides nothing (thrown), does not.
+  if (accepted(lookup, `the lookup of order ${undo.orderId}`) && stateOf(status, settings.orderRecord.statuses) !== 'open') return 'nothing';
   const label = `cancel order ${undo.orderId}`;
   let r;
   if (settings.order.cancelBy === 'delete') r = await ctx.client.send({ method: 'DELETE', path: orderPath, ...as, label });
   else if (settings.paths.command === undefined) return { conflict: `order ${undo.orderId} may still rest and the profile names no cancel command` };
   else r = await ctx.client.send({ method: 'POST', path: pathOf(settings, 'command'), json: cancelCommand(settings, undo), ...as, label });
-  if (r.status === 200) return 'restored';
+  if (accepted(r, label)) return 'restored';
   throw new Error(`the cancel of order ${undo.orderId} was answered ${r.status} ${r.text.slice(0, 200)}`);
 }

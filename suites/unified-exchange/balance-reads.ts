@@ -6,7 +6,7 @@
  */
 import type { Client, Reply } from '../../harness/http/client.ts';
 import type { LoadedSpec } from '../../harness/spec/types.ts';
-import { isAccepted } from '../../harness/answers.ts';
+import { answerKind, describeAnswer } from '../../harness/answers.ts';
 import { servedOp, withQuery, type Settings } from './requests.ts';
 
 export type BalanceRead = { amount: number; unit: number; reply: Reply } | { unreadable: string; reply: Reply };
@@ -28,9 +28,16 @@ function rowsNaming(v: unknown, coin: string, out: Array<Record<string, unknown>
 /** One unit of the last decimal place a decimal string shows ("12.50" -> 0.01). */
 const lastPlace = (text: string) => 10 ** -((text.split('.')[1] ?? '').length);
 
-/** What a read answer shows available of a coin: a row without the coin is none of it. */
+/**
+ * What a read answer shows available of a coin: a row without the coin is none of it. Any answer but an acceptance
+ * shows nothing (its reader says what that means: a throttle is no reason to think the type holds nothing).
+ */
 export function balanceIn(reply: Reply, coin: string, member: string, what: string): BalanceRead {
-  if (!isAccepted(reply)) return { unreadable: `${what} was answered ${reply.status}`, reply };
+  if (answerKind(reply) === 'accepted') return balanceOf(reply, coin, member, what);
+  return { unreadable: `${what} was answered ${describeAnswer(reply)}`, reply };
+}
+
+function balanceOf(reply: Reply, coin: string, member: string, what: string): BalanceRead {
   const data = (reply.json as { data?: unknown } | undefined)?.data ?? reply.json;
   const rows = rowsNaming(data, coin);
   if (rows.length === 0) return { amount: 0, unit: 0, reply };

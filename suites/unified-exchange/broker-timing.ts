@@ -20,10 +20,14 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export function brokerTimer(api: Client, path: string, { offset, slack }: Clock) {
   let roundTrip = 2 * slack;
   return {
-    /** Sends the request with `credential`'s key and places it on the server's clock. */
-    async send(credential: KeyRole, label: string): Promise<Timed> {
+    /**
+     * Sends the request with `credential`'s key and places it on the server's clock. `provokes`: the request is sent to
+     * find the limit, so a throttle is the API's answer (not the environment's trouble), and it is not sent again
+     * after a Retry-After (a second try would land in another window).
+     */
+    async send(credential: KeyRole, label: string, provokes = false): Promise<Timed> {
       const t0 = Date.now();
-      const r = await api.send({ method: 'GET', path, authenticate: true, credential, label });
+      const r = await api.send({ method: 'GET', path, authenticate: true, credential, label, ...(provokes ? { provokesLimit: true } : {}) });
       const t1 = Date.now();
       roundTrip = t1 - t0;
       return { r, from: t0 + offset - slack, to: t1 + offset + slack };

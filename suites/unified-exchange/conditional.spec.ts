@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import type { RequirementId } from '../../generated/unified-exchange.ts';
-import { isAccepted, isRefused, mustBeRefused } from '../../harness/answers.ts';
+import { accepted, answerKind, describeAnswer, mustBeRefused, refused } from '../../harness/answers.ts';
+import type { Reply } from '../../harness/http/client.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
@@ -168,7 +169,7 @@ test.describe('conditional rules of the trading operations', () => {
         const who = owners[c.owner % owners.length];
         const base = complete(orders, c);
         const refusals: Array<{ rule: RequirementId; reply: Awaited<ReturnType<Orders['place']>>['reply']; what: string }> = [];
-        let probed = false;
+        let probe: Probe | undefined;
         // 1. Each wrong order alone, before the control: a target that wrongly takes one is caught in the act.
         for (const m of c.mutations.filter((x) => x.kind !== 'cancel-without-ids' && x.kind !== 'close')) {
           const body = mutated(base, m);
@@ -176,21 +177,26 @@ test.describe('conditional rules of the trading operations', () => {
           if (e.expect !== 'refused') throw new Error(`harness: the model does not refuse ${describeMutation(m)} (${e.why})`);
           const { reply } = await orders.place(body, { credential: who, label: `wrong order: ${describeMutation(m)}` });
           refusals.push({ rule: e.rule, reply, what: `a ${c.category} order ${describeMutation(m)} (${e.why})` });
-          // "places nothing": a refused order is not there to cancel by its clientOid (once a case).
-          if (isRefused(reply) && !probed && !skip.has('U-ORDER-REFUSAL-NO-EFFECT')) {
-            probed = true;
-            await noEffect(orders, body, c.category, who, saw);
-          }
+          // "places nothing": a refused order is not there to cancel by its clientOid (once a case), asked at once;
+          // judged once the control's own cancel by its clientOid shows what such a cancel gets (step 3).
+          if (!probe && answerKind(reply) === 'refused' && !skip.has('U-ORDER-REFUSAL-NO-EFFECT')) probe = await probeRefused(orders, body, c.category, who);
         }
         // 2. The control: the complete order.
         const control = await orders.place(base, { credential: who, label: `complete order (control): ${c.category} ${c.side} at ${base.price}` });
-        if (isAccepted(control.reply) && orderIdOf(control.reply)) {
+        const ack = answerKind(control.reply);
+        if (ack === 'accepted' && orderIdOf(control.reply)) {
           saw('U-ORDER-ACK');
           acceptedIn.add(c.category);
           if (acceptedIn.size === CATEGORIES.length) saw('U-ORDER-CATEGORIES');
-        } else if (isAccepted(control.reply)) {
+        } else if (ack === 'accepted') {
           // Accepted, whatever the form's settings: the acknowledgement itself lacks the id.
           if (!skip.has('U-ORDER-ACK')) throw new RequirementViolation('U-ORDER-ACK', `a complete ${c.category} limit order was accepted without data.orderId: ${control.reply.text.slice(0, 200)}`, 'data.orderId', [control.reply.exchange]);
+        } else if (ack !== 'refused') {
+          // A throttle, a server error, a page that is not the API: the order's fate decides nothing (the refusals
+          // judged beside it below say so too).
+          const why = `a complete ${c.category} order was answered ${describeAnswer(control.reply)}: that decides nothing about the order rules`;
+          saw('U-ORDER-ACK', why);
+          saw('U-ORDER-CATEGORIES', why);
         } else {
           const doubt = expectPlaceOrder(base, hedge).expect !== 'accepted' ? 'the profile does not state the hold mode (settings.holdMode): a futures order without posSide may be refused in hedge mode'
             : !acceptedIn.has(c.category) && unstated.length ? `no ${c.category} order was accepted yet in this test and the profile leaves ${unstated.map((s) => `settings.${s}`).join(', ')} to the defaults: the refusal may rest on them` : undefined;
@@ -202,16 +208,23 @@ test.describe('conditional rules of the trading operations', () => {
           }
         }
         for (const r of refusals) judge(r.rule, r.reply, r.what, control.reply, saw, validationStatus);
-        // 3. cancel-order naming no order, beside the control's own cancellation by its orderId (which cleans up too).
+        // 3. cancel-order naming no order, beside the control's own cancellation (which cleans up too): by its orderId
+        // where that is the control (of a cancel without ids), else by its clientOid where a refused order's clientOid
+        // was probed (the probe's control: the same request, naming an order that is there).
         const ref = control.ref;
-        if (c.mutations.some((m) => m.kind === 'cancel-without-ids')) {
+        const withoutIds = c.mutations.some((m) => m.kind === 'cancel-without-ids');
+        const cancelBy = probe && ref?.clientOid && !withoutIds ? 'clientOid' : 'orderId';
+        const cancelControl = async () => (ref?.[cancelBy] ? orders.cancel(ref, cancelBy, `cancel the control by its ${cancelBy}`) : undefined);
+        let controlCancel: Reply | undefined;
+        if (withoutIds) {
           const noIds = ref ? orders.cancelBody(ref, 'orderId') : {};
           delete noIds.orderId;
           const r = await orders.send(who, { method: 'POST', path: '/api/v3/trade/cancel-order', json: noIds, label: 'cancel-order with neither orderId nor clientOid' });
-          const controlCancel = ref?.orderId ? await orders.cancel(ref) : undefined;
-          if (controlCancel) judge('U-CANCEL-ONE-OF', r, 'cancel-order with neither orderId nor clientOid', controlCancel, saw, validationStatus);
-          else saw('U-CANCEL-ONE-OF', 'no order was acknowledged to cancel as the control');
-        } else if (ref?.orderId) await orders.cancel(ref);
+          controlCancel = await cancelControl();
+          if (controlCancel && ref?.orderId) judge('U-CANCEL-ONE-OF', r, 'cancel-order with neither orderId nor clientOid', controlCancel, saw, validationStatus);
+          else saw('U-CANCEL-ONE-OF', 'no order was acknowledged with an orderId to cancel as the control');
+        } else controlCancel = await cancelControl();
+        if (probe) await noEffect(orders, probe, cancelBy === 'clientOid' ? controlCancel : undefined, saw);
         // 4. close-positions outside its categories, beside a valid one.
         const cl = c.mutations.find((m): m is Extract<Mutation, { kind: 'close' }> => m.kind === 'close');
         if (cl) {
@@ -223,8 +236,9 @@ test.describe('conditional rules of the trading operations', () => {
           const r = await orders.send(who, { method: 'POST', path: '/api/v3/trade/close-positions', json: body, label: `close-positions: ${e.why}` });
           const control = () => orders.send(who, { method: 'POST', path: '/api/v3/trade/close-positions', json: { category, symbol }, label: `close-positions ${category} ${symbol} (control)` });
           let good = await control();
-          if (isAccepted(good) || isRefused(good)) reading('U-NS-CLOSE-NOTHING', isAccepted(good) ? 'accepted' : 'refused');
-          if (isRefused(good) && orders.settings.crossingOrders) {
+          const closed = answerKind(good);
+          if (closed === 'accepted' || closed === 'refused') reading('U-NS-CLOSE-NOTHING', closed);
+          if (closed === 'refused' && orders.settings.crossingOrders) {
             // Nothing to close may be refused (U-NS-CLOSE-NOTHING): a position, opened by a buy that crosses the
             // market at once, gives the control something to close.
             const buy = orders.limit({ category, side: 'buy', price: orders.settings.markets.farPrices.sell, tif: 'ioc' });
@@ -251,7 +265,7 @@ function ruleOf(m: Mutation, hedge: boolean | undefined): RequirementId {
   return e.expect === 'refused' ? e.rule : 'U-ORDER-REQUIRED';
 }
 
-/** mustBeRefused, with a control the target refused too turned into "reached but undecided". */
+/** mustBeRefused, with a control the target refused too (or a throttle, a server error) turned into "reached but undecided". */
 function judge(rule: RequirementId, reply: Parameters<typeof mustBeRefused>[1], what: string, control: Parameters<typeof mustBeRefused>[1], saw: (id: string, why?: string) => void, status?: number): void {
   try {
     mustBeRefused(rule, reply, what, { control, status });
@@ -262,16 +276,37 @@ function judge(rule: RequirementId, reply: Parameters<typeof mustBeRefused>[1], 
   }
 }
 
-/**
- * A refused order left nothing behind: cancel-order by its clientOid finds no order. Should the cancel be accepted,
- * a clientOid never sent is tried too: a target that accepts that one as well cancels "unknown" orders (U-CANCEL-UNKNOWN),
- * which says nothing of this rule.
- */
-async function noEffect(orders: Orders, body: Record<string, unknown>, category: Category, credential: Role, saw: (id: string, why?: string) => void): Promise<void> {
+/** A refused order's clientOid, asked to cancel: the cancel's answer, judged by noEffect beside the control's own. */
+interface Probe {
+  reply: Reply;
+  what: string;
+  ref: { category: Category; symbol: string; credential: Role; clientOid: string };
+}
+
+async function probeRefused(orders: Orders, body: Record<string, unknown>, category: Category, credential: Role): Promise<Probe> {
   const ref = { category, symbol: orders.symbol(category), credential, clientOid: String(body.clientOid) };
-  const r = await orders.cancel(ref, 'clientOid', `is the refused order there? cancel it by its clientOid ${ref.clientOid}`);
-  if (!isAccepted(r)) return saw('U-ORDER-REFUSAL-NO-EFFECT');
-  const unknown = await orders.cancel({ ...ref, clientOid: freshClientOid() }, 'clientOid', 'cancel-order by a clientOid never sent');
-  if (isAccepted(unknown)) return saw('U-ORDER-REFUSAL-NO-EFFECT', 'cancel-order accepts a clientOid never sent too: whether the refused order was placed cannot be told that way');
-  throw new RequirementViolation('U-ORDER-REFUSAL-NO-EFFECT', `an order refused for its parameters was there to cancel by its clientOid ${ref.clientOid}`, 'no order placed by a refused request', [r.exchange, unknown.exchange]);
+  const what = `cancel-order by the clientOid ${ref.clientOid} of an order refused for its parameters`;
+  return { reply: await orders.cancel(ref, 'clientOid', `is the refused order there? cancel it by its clientOid ${ref.clientOid}`), what, ref };
+}
+
+/**
+ * A refused order left nothing behind: cancel-order by its clientOid finds no order. That refusal says "no such
+ * order" only beside the same cancel of an order that is there (the control's, by its clientOid), accepted; a
+ * throttle or a server error says nothing. Should the cancel be accepted, a clientOid never sent is tried too: a target
+ * that accepts that one as well cancels "unknown" orders (U-CANCEL-UNKNOWN), which says nothing of this rule.
+ */
+async function noEffect(orders: Orders, probe: Probe, control: Reply | undefined, saw: (id: string, why?: string) => void): Promise<void> {
+  const rule: RequirementId = 'U-ORDER-REFUSAL-NO-EFFECT';
+  try {
+    if (refused(probe.reply, probe.what)) {
+      if (!control) return saw(rule, `${probe.what} was refused, but no order of the case was cancelled by its clientOid beside it (the control order was not acknowledged, or its cancel by orderId was another rule's control): the refusal proves nothing`);
+      return judge(rule, probe.reply, probe.what, control, saw);
+    }
+    const unknown = await orders.cancel({ ...probe.ref, clientOid: freshClientOid() }, 'clientOid', 'cancel-order by a clientOid never sent');
+    if (accepted(unknown, 'cancel-order by a clientOid never sent')) return saw(rule, 'cancel-order accepts a clientOid never sent too: whether the refused order was placed cannot be told that way');
+    throw new RequirementViolation(rule, `an order refused for its parameters was there to cancel by its clientOid ${probe.ref.clientOid}`, 'no order placed by a refused request', [probe.reply.exchange, unknown.exchange]);
+  } catch (e) {
+    if (e instanceof Inconclusive) return saw(rule, e.message);
+    throw e;
+  }
 }

@@ -10,13 +10,14 @@
  * allows keeps the wait near (countdown + about a second).
  */
 import type { RequirementId } from '../../generated/unified-exchange.ts';
-import { isAccepted, isRefused, mustBeRefused } from '../../harness/answers.ts';
+import { accepted, answerKind, mustAccept, mustBeRefused, needAccepted } from '../../harness/answers.ts';
 import { fitTimeout } from '../../harness/budget.ts';
-import type { Reply } from '../../harness/http/client.ts';
+import { TargetError, type Reply } from '../../harness/http/client.ts';
 import { waiting } from '../../harness/progress.ts';
 import { Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
 import { CountdownModel, FUTURES, type Category } from './model.ts';
 import { prepare, LEASE_WAIT_MS, ordersOf, reqTags, type Observed, type OrderRef, type Role } from './orders.ts';
+import { guarded } from './guarded.ts';
 import { test } from './test.ts';
 
 const TIMED: RequirementId[] = ['U-COUNTDOWN-EXPIRY', 'U-COUNTDOWN-REFRESH', 'U-COUNTDOWN-DISARM'];
@@ -32,7 +33,7 @@ const ACCEPTED_BY_EVERY_READING = 10;
 /** A timer may fire a millisecond early: 20 ms more, so that a lookup "after" a moment is sent after it. */
 const sleepUntil = (at: number, why: string) => waiting(at + 20 - performance.now(), why);
 
-test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers cancel every open order at the deadline and not before', { tag: reqTags(...RULES) }, async ({ api, profile, target, writes, identity, verify, notApplicable, note, reading, plannedWait, recorder }, testInfo) => {
+test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers cancel every open order at the deadline and not before', { tag: reqTags(...RULES) }, async ({ api, profile, target, writes, identity, verify, notApplicable, note, reading, plannedWait, recorder }, testInfo) => guarded(recorder, testInfo, async () => {
   const orders = ordersOf({ api, profile, target, writes });
   const { range, graceMs: ownGrace } = orders.settings.countdown;
   const rangeStated = orders.stated('countdown.range');
@@ -67,9 +68,8 @@ test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers ca
       const r = await countdown('trade', { countdown: String(seconds) }, `countdown "${seconds}", outside ${range.min} to ${range.max}`);
       const control = await countdown('trade', { countdown: String(range.max) }, `countdown "${range.max}" (control)`);
       await countdown('trade', { countdown: '0' }, 'disarm');
-      if (range.outside === 'clamped') {
-        if (!isAccepted(r)) throw new RequirementViolation('U-COUNTDOWN-RANGE', `countdown "${seconds}" was answered ${r.status}, though the profile states values outside the range are clamped`, 'accepted (clamped)', [r.exchange]);
-      } else mustBeRefused('U-COUNTDOWN-RANGE', r, `countdown "${seconds}" outside ${range.min} to ${range.max}`, { control, status: validation });
+      if (range.outside === 'clamped') mustAccept(r, `countdown "${seconds}", though the profile states values outside the range are clamped,`, { expected: 'accepted (clamped)' });
+      else mustBeRefused('U-COUNTDOWN-RANGE', r, `countdown "${seconds}" outside ${range.min} to ${range.max}`, { control, status: validation });
     }
   });
 
@@ -80,7 +80,8 @@ test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers ca
   const settleMs = orders.settings.orderSettleMs;
   note(`countdown: orders must go within ${grace} ms of the deadline (settings.countdown.graceMs${orders.stated('countdown.graceMs') ? '' : ' unstated: the slowest reading'}), plus ${settleMs} ms for the lookup to show it (settings.orderSettleMs), plus the harness's tolerance of ${tolerance} ms each way`);
   type Watched = { ref: OrderRef & { orderId: string }; model: CountdownModel };
-  type Seen = { verdict: 'held' | 'broken' | 'either'; why: string; exchanges: Reply['exchange'][] };
+  // 'undecided': the lookup that was to judge it decided nothing (a throttle, a server error, no answer).
+  type Seen = { verdict: 'held' | 'broken' | 'either' | 'undecided'; why: string; exchanges: Reply['exchange'][] };
   const watched: Watched[] = [];
   const seen = new Map<RequirementId, Seen[]>();
   let failure: unknown;
@@ -89,33 +90,32 @@ test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers ca
     const owners: Role[] = peer ? ['trade', 'trade', 'peer'] : ['trade', 'trade'];
     for (const [i, owner] of owners.entries()) {
       const category = categories[i % categories.length];
-      const { reply, ref } = await orders.place(orders.far(category, 'buy'), { credential: owner, label: `a resting ${category} order of ${owner}` });
-      if (!ref?.orderId) throw new NotTested(`a resting ${category} order of ${owner} was answered ${reply.status}: the countdown needs open orders to cancel`);
-      watched.push({ ref: ref as Watched['ref'], model: new CountdownModel(grace + settleMs, tolerance) });
+      const { ref } = await orders.needOrder(orders.far(category, 'buy'), 'the countdown needs open orders to cancel', { credential: owner, label: `a resting ${category} order of ${owner}` });
+      watched.push({ ref, model: new CountdownModel(grace + settleMs, tolerance) });
     }
     const mine = watched.filter((w) => w.ref.credential === 'trade');
     const theirs = watched.filter((w) => w.ref.credential === 'peer');
     const arm = async (credential: Role, seconds: number, what: string) => {
       const r = await countdown(credential, { countdown: String(seconds) }, `countdown "${seconds}": ${what}`);
-      if (isAccepted(r)) for (const w of watched) if (w.ref.credential === credential) w.model.set(seconds, r.sentAt, r.receivedAt);
+      // The timers the model holds are those the target took; the caller judges the answer.
+      if (answerKind(r) === 'accepted') for (const w of watched) if (w.ref.credential === credential) w.model.set(seconds, r.sentAt, r.receivedAt);
       return r;
     };
     let seconds: number | undefined;
     for (const s of candidates) {
       const r = await arm('trade', s, 'arm');
-      if (isAccepted(r)) {
+      if (accepted(r, `countdown "${s}"`)) {
         seconds = s;
         break;
       }
-      if (rangeStated || !isRefused(r)) throw new RequirementViolation(TIMED, `countdown "${s}" (the range's minimum, settings.countdown.range.min) was answered ${r.status} ${r.text.slice(0, 160)}`, 'accepted: it arms the timer', [r.exchange]);
+      if (rangeStated) throw new RequirementViolation(TIMED, `countdown "${s}" (the range's minimum, settings.countdown.range.min) was refused (${r.status}) ${r.text.slice(0, 160)}`, 'accepted: it arms the timer', [r.exchange]);
       reading('U-NS-COUNTDOWN-RANGE', undefined, `countdown "${s}" was refused`);
     }
     if (seconds === undefined) throw new Inconclusive(`no countdown of ${candidates.join(' or ')} seconds was accepted, and the profile does not state the range`);
     let armedAt = performance.now();
     if (theirs.length) {
-      const a = await arm('peer', seconds, 'the second account arms its own timer');
-      const d = await arm('peer', 0, 'and disarms it');
-      if (!isAccepted(a) || !isAccepted(d)) throw new Inconclusive(`the second account's countdown was answered ${a.status}, then "0" ${d.status}`);
+      needAccepted(await arm('peer', seconds, 'the second account arms its own timer'), `the second account's countdown "${seconds}"`);
+      needAccepted(await arm('peer', 0, 'and disarms it'), `the second account's countdown "0"`);
       armedAt = performance.now();
     }
     // Refreshed once the first deadline is near enough that a timer that ignored the refresh fires before it is
@@ -124,17 +124,26 @@ test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers ca
     if (refreshAfterMs > seconds * 1000 - 2 * tolerance) throw new Inconclusive(`a countdown of ${seconds} s leaves no room to refresh it ${refreshAfterMs} ms after arming it and judge the first deadline`);
     plannedWait(refreshAfterMs + seconds * 1000 + grace + settleMs + 2 * tolerance);
     await sleepUntil(armedAt + refreshAfterMs, 'before refreshing the countdown');
-    const refresh = await arm('trade', seconds, 'refresh');
-    if (!isAccepted(refresh)) throw new RequirementViolation(['U-COUNTDOWN-REFRESH'], `refreshing the countdown was answered ${refresh.status}`, 'accepted', [refresh.exchange]);
+    mustAccept(await arm('trade', seconds, 'refresh'), 'refreshing the countdown', { rule: ['U-COUNTDOWN-REFRESH'] });
 
     const judge = async (group: Watched[], requirement: RequirementId, when: string) => {
       for (const w of group) {
-        // A cancellation may show in the lookup up to orderSettleMs late: asked again while the model wants it gone.
-        const o = await orders.settle(w.ref, (x) => x.state !== 'open' || w.model.expect(x.reply.sentAt, x.reply.receivedAt) !== 'cancelled', settleMs + tolerance);
-        const want = w.model.expect(o.reply.sentAt, o.reply.receivedAt);
-        const broken = want === 'open' ? o.state !== 'open' : want === 'cancelled' ? o.state === 'open' || o.state === 'filled' : false;
         const list = seen.get(requirement) ?? [];
         seen.set(requirement, list);
+        let o: Observed;
+        try {
+          // A cancellation may show in the lookup up to orderSettleMs late: asked again while the model wants it gone.
+          o = await orders.settle(w.ref, (x) => x.state !== 'open' || w.model.expect(x.reply.sentAt, x.reply.receivedAt) !== 'cancelled', settleMs + tolerance);
+        } catch (e) {
+          // A lookup that decides nothing leaves this moment undecided, never "gone": the timeline goes on, unless the
+          // client has given up on the target (an outage: nothing later could be read either).
+          if (!(e instanceof Inconclusive) && !(e instanceof TargetError)) throw e;
+          if (e instanceof TargetError && e.kind === 'given-up') throw e;
+          list.push({ verdict: 'undecided', why: `${when}: order ${w.ref.orderId} (${w.ref.credential}, ${w.ref.category}) could not be read: ${e.message}`, exchanges: [] });
+          continue;
+        }
+        const want = w.model.expect(o.reply.sentAt, o.reply.receivedAt);
+        const broken = want === 'open' ? o.state !== 'open' : want === 'cancelled' ? o.state === 'open' || o.state === 'filled' : false;
         list.push({ verdict: want === 'either' ? 'either' : broken ? 'broken' : 'held', why: `${when}: order ${w.ref.orderId} (${w.ref.credential}, ${w.ref.category}) shows ${show(o)}; ${want === 'either' ? 'the lookup fell within the tolerance' : `${want} was due`}`, exchanges: [o.reply.exchange] });
       }
     };
@@ -154,20 +163,24 @@ test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers ca
 
   for (const id of timed) {
     await verify(id, async () => {
-      // What stopped the timeline: a deviation of another requirement leaves this one undecided.
-      if (failure instanceof RequirementViolation && !failure.requirements.includes(id)) throw new Inconclusive(`the timeline stopped before this could be judged: ${failure.message}`);
-      if (failure) throw failure;
       const list = seen.get(id) ?? [];
       // A timer that did not take the refresh expired at the first deadline: the refreshed one cannot be judged.
       const refreshBroken = (seen.get('U-COUNTDOWN-REFRESH') ?? []).find((x) => x.verdict === 'broken');
       if (id === 'U-COUNTDOWN-EXPIRY' && refreshBroken && list.some((x) => x.verdict === 'broken')) throw new Inconclusive(`the refresh was not taken (${refreshBroken.why}): the refreshed deadline cannot be judged`);
       if (id === 'U-COUNTDOWN-DISARM' && !peer) throw new NotTested('the profile names no second trading key (credentials.peer): the disarmed timer is judged on that account, beside the trading account\'s running one');
+      // A lookup that showed the model broken stands, whatever stopped the timeline after it.
       const bad = list.find((x) => x.verdict === 'broken');
       if (bad) throw new RequirementViolation(id, bad.why, 'as the countdown model says', bad.exchanges);
+      // What stopped the timeline: a deviation of another requirement leaves this one undecided.
+      if (failure instanceof RequirementViolation && !failure.requirements.includes(id)) throw new Inconclusive(`the timeline stopped before this could be judged: ${failure.message}`);
+      if (failure) throw failure;
+      // A moment whose lookup decided nothing is a moment not judged: "cancelled at the deadline" is not passed on it.
+      const undecided = list.find((x) => x.verdict === 'undecided');
+      if (undecided) throw new Inconclusive(undecided.why);
       if (!list.some((x) => x.verdict === 'held')) throw new NotTested(`every lookup fell within the tolerance around a deadline: ${list.map((x) => x.why).join('; ')}`);
     });
   }
-});
+}));
 
 function show(o: Observed): string {
   return o.state === 'absent' ? `no order (answered ${o.reply.status})` : `${JSON.stringify(o.status)}`;

@@ -11,7 +11,7 @@
  * refused redemption fails nothing: which id it lacked cannot be told.
  */
 import type { RequirementId } from '../../generated/unified-exchange.ts';
-import { isAccepted, isRefused, mustBeRefused } from '../../harness/answers.ts';
+import { accepted, isAccepted, mustBeRefused, needAccepted } from '../../harness/answers.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
@@ -24,6 +24,7 @@ import { orderIdOf, recentWindow, servedOp, withQuery } from './requests.ts';
 import { uxScope } from './scope.ts';
 import { announce, type Announced } from './fund-undo.ts';
 import { reqTags } from './tags.ts';
+import { guarded } from './guarded.ts';
 import { test } from './test.ts';
 
 const REQUIREMENTS: RequirementId[] = ['U-EARN-REDEEM-HELD', 'U-EARN-REDEEM'];
@@ -35,7 +36,7 @@ test.describe('earn redemption', () => {
   test(
     'earn redemption: more than any subscription holds is refused beside the amount just subscribed, redeemed; the records of each type share none',
     { tag: reqTags(...REQUIREMENTS, 'U-RECORDS-FILTERED', 'U-RECORDS-IN-RANGE') },
-    async ({ api, spec, profile, target, writes, identity, verify, notApplicable, note }, testInfo) => {
+    async ({ api, spec, profile, target, writes, identity, verify, notApplicable, note, recorder }, testInfo) => guarded(recorder, testInfo, async () => {
       const s = settingsOf(profile);
       const roles = rolesOf(profile);
       const scope = uxScope(s, { writes: profile.writes && writes.allowed, roles });
@@ -62,8 +63,10 @@ test.describe('earn redemption', () => {
         let control: Reply | undefined;
         let known = false;
         await verify('U-EARN-REDEEM-HELD', async (seen) => {
-          if (!product) throw new NotTested(`no earn product of one coin with a minSubscribeAmount was listed (${products.status})`);
-          if (!orderId) throw new NotTested(`the subscription of the minimum ${product.min} was answered ${subscribed!.status}${isAccepted(subscribed!) ? ' without an orderId' : ''}: nothing to redeem`);
+          needAccepted(products, 'the earn products', { untested: true, why: 'no product to subscribe to' });
+          if (!product) throw new NotTested('no earn product of one coin with a minSubscribeAmount was listed');
+          needAccepted(subscribed!, `the subscription of the minimum ${product.min}`, { untested: true, why: 'nothing to redeem' });
+          if (!orderId) throw new NotTested(`the subscription of the minimum ${product.min} was accepted without an orderId: nothing to redeem`);
           const info = flatStated === undefined ? await read('getEarnRedeemInfo', { productId: product.productId }, `the redemption information of product ${product.productId}`) : undefined;
           const ids = redemptionIds(product.productSubId, orderId, flatStated, info && isAccepted(info) ? (info.json as { data?: unknown } | undefined)?.data : undefined);
           known = ids.length === 1;
@@ -71,7 +74,7 @@ test.describe('earn redemption', () => {
             const body = { productId: product.productId, productSubId, redeemType: 'fast', amount: BEYOND_ANY_BALANCE, receiveAccount: 'unified' };
             const what = `a fast redemption of ${BEYOND_ANY_BALANCE} from ${productSubId}, more than any subscription holds`;
             const wrong = await send('redeemEarn', body, what);
-            if (isAccepted(wrong)) throw new RequirementViolation('U-EARN-REDEEM-HELD', `${what} was accepted`, 'refused', [subscribed!.exchange, wrong.exchange]);
+            if (accepted(wrong, what)) throw new RequirementViolation('U-EARN-REDEEM-HELD', `${what} was accepted`, 'refused', [subscribed!.exchange, wrong.exchange]);
             control = await send('redeemEarn', { ...body, amount: product.min }, `the same redemption of the ${product.min} just subscribed (control)`);
             if (isAccepted(control)) journal?.undone();
             if (isAccepted(control) || i === ids.length - 1) {
@@ -84,8 +87,8 @@ test.describe('earn redemption', () => {
 
         await verify('U-EARN-REDEEM', (seen) => {
           if (!control) throw new NotTested('no redemption of a subscription was sent (see U-EARN-REDEEM-HELD)');
-          if (isAccepted(control)) return seen(REDEEMED);
-          if (known && isRefused(control)) {
+          if (accepted(control, `the redemption of the ${product!.min} just subscribed`)) return seen(REDEEMED);
+          if (known) {
             throw new RequirementViolation('U-EARN-REDEEM', `the redemption of the ${product!.min} just subscribed was answered ${control.status}`, 'accepted', [subscribed!.exchange, control.exchange]);
           }
           note(`the earn subscription ${orderId} could not be redeemed (${control.status}): the end of the test tries again`);
@@ -104,7 +107,7 @@ test.describe('earn redemption', () => {
           const asked: Asked[] = [];
           for (const [query, what] of asks) {
             const reply = await read('getEarnRecords', { ...query, limit: s.paging.maxLimit }, what);
-            if (!isAccepted(reply)) throw new NotTested(`${what} were answered ${reply.status}`);
+            needAccepted(reply, what, { untested: true });
             asked.push({ what, reply, operationId: 'getEarnRecords' });
           }
           if (shareNone(id, asked, s)) seen(HELD);
@@ -112,7 +115,6 @@ test.describe('earn redemption', () => {
       };
       await records('U-RECORDS-FILTERED', ['subscribe', 'redeem', 'interest'].map((type) => [{ type, ...week }, `the earn records of type ${type} of the last week`]));
       await records('U-RECORDS-IN-RANGE', [[{ type: 'subscribe', ...week }, 'the earn subscription records of the last week'], [{ type: 'subscribe', ...weekBefore }, 'the earn subscription records of the week before']]);
-
-    },
+    }),
   );
 });

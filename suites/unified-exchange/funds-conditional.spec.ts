@@ -25,7 +25,7 @@
  */
 import fc from 'fast-check';
 import type { RequirementId } from '../../generated/unified-exchange.ts';
-import { isAccepted, isRefused, mustBeRefused, type Control } from '../../harness/answers.ts';
+import { accepted, answerKind, describeAnswer, judged, mustBeRefused, needAccepted, type Control } from '../../harness/answers.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { depthFactor } from '../../harness/options.ts';
@@ -43,6 +43,7 @@ import { test } from './test.ts';
 import { keyedPacer } from './pacing.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
 import { announce, type Announced } from './fund-undo.ts';
+import { guarded } from './guarded.ts';
 
 /** One thing wrong, per rule. */
 type Kind =
@@ -126,7 +127,7 @@ test.describe('conditional rules of the fund operations', () => {
   test(
     'fund rules, property: a fund request with a conditional parameter missing or beyond the account\'s limits is refused beside the same request made right, accepted',
     { tag: reqTags(...REQUIREMENTS, 'U-LOAN-REPAY-ALL') },
-    async ({ api, spec, profile, target, writes, identity, property, notApplicable, notTested, verify, note }, testInfo) => {
+    async ({ api, spec, profile, target, writes, identity, property, notApplicable, notTested, verify, recorder }, testInfo) => guarded(recorder, testInfo, async () => {
       const s = settingsOf(profile);
       const live = !target.reference;
       fitTimeout(testInfo, { requests: CASES * depthFactor() * REQUESTS_PER_CASE + 20, waitMs: 0 }, profile, live);
@@ -181,14 +182,15 @@ test.describe('conditional rules of the fund operations', () => {
         const skipped = new Map<Kind, string>();
         let address = s.withdraw.address;
         if (!address && has('peer')) {
-          const r = await read('peer', 'getDepositAddress', { coin: s.markets.coins.quote, chain: s.withdraw.chain }, 'where a withdrawal may go: the peer account\'s deposit address');
-          address = isAccepted(r) ? findMember(r.json, 'address') : undefined;
+          const label = 'where a withdrawal may go: the peer account\'s deposit address';
+          const r = await read('peer', 'getDepositAddress', { coin: s.markets.coins.quote, chain: s.withdraw.chain }, label);
+          address = accepted(r, label) ? findMember(r.json, 'address') : undefined;
         }
         if (!address) skipped.set('withdraw-no-chain', 'the profile names no address a withdrawal may go to (settings.withdraw.address), nor a peer key whose deposit address would do');
         let product: { productId: string; productSubId: string; min: string } | undefined;
         if (!out.has('U-EARN-SUBSCRIBE-MIN')) {
           const r = await read('trade', 'getEarnProducts', {}, 'an earn product and its minimum');
-          product = minimumEarnProduct(r.json, s, flatEarnProducts(profile) === true);
+          product = judged(r, 'the earn products') === 'accepted' ? minimumEarnProduct(r.json, s, flatEarnProducts(profile) === true) : undefined;
           if (!product) skipped.set('earn-below-min', `no earn product with a minSubscribeAmount was listed (${r.status})`);
         }
         for (const [kind, why] of skipped) if (!out.has(RULE[kind])) {
@@ -214,13 +216,19 @@ test.describe('conditional rules of the fund operations', () => {
         const loanRepaidAll = !out.has('U-LOAN-REPAY-ALL');
         const validation = stated('refusalStatus.validation') ? s.refusalStatus.validation : undefined;
 
-        // Controls accepted once stand for the later cases of the same request (`{ accepted }`); a refused one stays refused.
+        // Controls accepted once stand for the later cases of the same request (`{ accepted }`); a refused one stays
+        // refused; one that decided nothing (a throttle, a server error) is asked again by the next case.
         const controls = new Map<string, Control>();
+        const remember = (key: string, reply: Reply) => {
+          const kind = answerKind(reply);
+          if (kind === 'accepted') controls.set(key, { accepted: `${reply.exchange.label ?? key}, accepted earlier in this test (${reply.status})` });
+          else if (kind === 'refused') controls.set(key, reply);
+        };
         const control = async (key: string, make: () => Promise<Reply>): Promise<Control> => {
           const known = controls.get(key);
           if (known) return known;
           const reply = await make();
-          controls.set(key, isAccepted(reply) ? { accepted: `${reply.exchange.label ?? key}, accepted earlier in this test (${reply.status})` } : reply);
+          remember(key, reply);
           return reply;
         };
         let peerUid: string | undefined;
@@ -233,7 +241,7 @@ test.describe('conditional rules of the fund operations', () => {
         const borrow = async (label: string): Promise<Reply> => {
           const undo = announce(writes, api, servedOp(spec, 'borrow').key, { kind: 'loan', credential: 'trade' }, 'a loan of the fund rules');
           const r = await send('trade', 'borrow', loan(s), label);
-          const id = isAccepted(r) ? orderIdOf(r.json) : undefined;
+          const id = answerKind(r) === 'accepted' ? orderIdOf(r.json) : undefined;
           if (id) {
             undo.made(id);
             loans.set(id, undo);
@@ -244,16 +252,22 @@ test.describe('conditional rules of the fund operations', () => {
         };
         const closeLoan = async (orderId: string, label: string) => {
           const r = await send('trade', 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'yes' }, label);
-          if (isAccepted(r)) loans.get(orderId)?.undone();
+          if (answerKind(r) === 'accepted') loans.get(orderId)?.undone();
           return r;
         };
 
-        /** Judges a wrong request: an acceptance fails the rule; a refusal passes only beside an accepted control. */
+        /**
+         * Judges a wrong request: an acceptance fails the rule; a refusal passes only beside an accepted control, and
+         * without one (the profile does not let it be sent) is not judged; a throttle or a server error decides nothing.
+         */
         function judge(kind: Kind, reply: Reply, what: string, ctl: Control | undefined, saw: Saw): void {
           const rule = RULE[kind];
-          if (ctl === undefined && isRefused(reply)) return;
           try {
-            mustBeRefused(rule, reply, what, { control: ctl ?? { none: 'not sent' }, status: VALIDATION.has(kind) ? validation : undefined });
+            if (ctl === undefined) {
+              if (accepted(reply, what)) throw new RequirementViolation(rule, `${what} was accepted (${reply.status}) ${reply.text.slice(0, 160)}`, 'a 4xx refusal', [reply.exchange]);
+              return;
+            }
+            mustBeRefused(rule, reply, what, { control: ctl, status: VALIDATION.has(kind) ? validation : undefined });
             saw(rule);
           } catch (e) {
             if (e instanceof Inconclusive) return saw(rule, e.message);
@@ -274,7 +288,7 @@ test.describe('conditional rules of the fund operations', () => {
               if (controlled) {
                 ctl = await control('withdraw', async () => {
                   const ok = await send('trade', 'withdraw', body, `the same withdrawal with chain ${s.withdraw.chain} (control)`);
-                  if (isAccepted(ok)) await repeated(body, ok, saw);
+                  if (answerKind(ok) === 'accepted') await repeated(body, ok, saw);
                   return ok;
                 });
               }
@@ -287,11 +301,11 @@ test.describe('conditional rules of the fund operations', () => {
               delete wrong.symbol;
               const what = kind === 'isolated-no-symbol' ? `a transfer of ${s.amounts.transfer} ${q} into isolated-margin without symbol` : `a transfer of ${BEYOND_ANY_BALANCE} ${q} from ${s.transferPair.fromType}, more than it holds`;
               const r = await send('trade', 'transfer', wrong, what);
-              if (isAccepted(r)) await send('trade', 'transfer', reverseTransfer(wrong), 'the same transfer back (undo)');
+              if (answerKind(r) === 'accepted') await send('trade', 'transfer', reverseTransfer(wrong), 'the same transfer back (undo)');
               const ctl = controlled
                 ? await control(kind, async () => {
                     const ok = await send('trade', 'transfer', good, `a transfer of ${s.amounts.transfer} ${q} from ${String(good.fromType)} to ${String(good.toType)}${good.symbol ? ` for ${String(good.symbol)}` : ''} (control)`);
-                    if (isAccepted(ok)) await send('trade', 'transfer', reverseTransfer(good), 'the same transfer back (undo)');
+                    if (answerKind(ok) === 'accepted') await send('trade', 'transfer', reverseTransfer(good), 'the same transfer back (undo)');
                     return ok;
                   })
                 : undefined;
@@ -301,7 +315,7 @@ test.describe('conditional rules of the fund operations', () => {
               const wrong = loan(s);
               delete wrong.loanAmount;
               const r = await send('trade', 'borrow', wrong, `a loan of ${q} against ${s.markets.coins.base} with neither pledgeAmount nor loanAmount`);
-              const id = isAccepted(r) ? orderIdOf(r.json) : undefined;
+              const id = answerKind(r) === 'accepted' ? orderIdOf(r.json) : undefined;
               if (id) await closeLoan(id, 'repay the loan in full (undo)');
               const ctl = controlled ? await control('borrow', () => borrow(`the same loan with loanAmount ${String(loan(s).loanAmount)} (control)`)) : undefined;
               return judge(kind, r, 'a loan with neither pledgeAmount nor loanAmount', ctl, saw);
@@ -310,13 +324,13 @@ test.describe('conditional rules of the fund operations', () => {
               // A loan to name: the one this test borrowed (the loans' control), or, without controls, a made-up orderId.
               if (controlled && !openLoan) {
                 const r = await borrow(`a loan of ${String(loan(s).loanAmount)} ${q} to repay`);
-                if (!controls.has('borrow')) controls.set('borrow', isAccepted(r) ? { accepted: `a complete loan, accepted earlier in this test (${r.status})` } : r);
-                if (!openLoan) return saw(RULE[kind], `no loan was granted to repay: the complete loan was answered ${r.status}`);
+                if (!controls.has('borrow')) remember('borrow', r);
+                if (!openLoan) return saw(RULE[kind], `no loan was granted to repay: the complete loan was answered ${describeAnswer(r)}`);
               }
               const orderId = controlled ? openLoan! : `9${Date.now()}`;
               const r = await send('trade', 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'no' }, `a repayment of loan ${orderId} with repayAll no and no amount`);
               let ctl: Control | undefined;
-              if (controlled && isAccepted(r)) {
+              if (controlled && answerKind(r) === 'accepted') {
                 // Taken, it may have repaid the loan: repaid in full now, and the next case borrows another.
                 await closeLoan(orderId, 'repay the loan in full (undo)');
                 openLoan = undefined;
@@ -347,7 +361,7 @@ test.describe('conditional rules of the fund operations', () => {
                     // Redeemed at once: its acceptance is what the later cases stand on. (Journalled, for an interrupted run.)
                     const undo = announce(writes, api, servedOp(spec, 'subscribeEarn').key, { kind: 'earn-subscription', credential: 'trade', productId: p.productId, productSubId: p.productSubId, amount: p.min, flat: flatEarnProducts(profile) }, `an earn subscription of ${p.min} (the rules' control)`);
                     const ok = await send('trade', 'subscribeEarn', { productSubId: p.productSubId, amount: p.min }, `the same subscription of the minimum ${p.min} (control)`);
-                    const id = isAccepted(ok) ? orderIdOf(ok.json) : undefined;
+                    const id = answerKind(ok) === 'accepted' ? orderIdOf(ok.json) : undefined;
                     if (id) undo.made(id);
                     await undo.undoNow('redeem it (undo)');
                     return ok;
@@ -359,12 +373,12 @@ test.describe('conditional rules of the fund operations', () => {
               const wrong = { coin: q, amount: BEYOND_ANY_BALANCE, type: c.copyType };
               const r = await send('copy', 'copyTransfer', wrong, `a copy-trading transfer ${c.copyType} of ${BEYOND_ANY_BALANCE} ${q}, beyond any maximum`);
               const back = (b: typeof wrong) => send('copy', 'copyTransfer', { ...b, type: b.type === 'in' ? 'out' : 'in' }, 'the same transfer back (undo)');
-              if (isAccepted(r)) await back(wrong);
+              if (answerKind(r) === 'accepted') await back(wrong);
               const ctl = controlled
                 ? await control(`copy-${c.copyType}`, async () => {
                     const good = { ...wrong, amount: s.amounts.copyTransfer };
                     const ok = await send('copy', 'copyTransfer', good, `the same transfer of ${s.amounts.copyTransfer} ${q} (control)`);
-                    if (isAccepted(ok)) await back(good);
+                    if (answerKind(ok) === 'accepted') await back(good);
                     return ok;
                   })
                 : undefined;
@@ -381,7 +395,7 @@ test.describe('conditional rules of the fund operations', () => {
               if (controlled) {
                 ctl = await control('mode', async () => {
                   const sub = await send('trade', 'createSubAccount', { username: freshSubName() }, 'a sub-account of the key\'s account, for the control');
-                  subUid = isAccepted(sub) ? findMember((sub.json as { data?: unknown } | undefined)?.data, 'uid') : undefined;
+                  subUid = answerKind(sub) === 'accepted' ? findMember((sub.json as { data?: unknown } | undefined)?.data, 'uid') : undefined;
                   if (!subUid) return sub;
                   return send('trade', 'adjustAccountMode', { mode: 'advanced', targetUid: subUid }, `the same switch for the sub-account ${subUid} (control)`);
                 });
@@ -402,8 +416,10 @@ test.describe('conditional rules of the fund operations', () => {
           const firstId = orderIdOf(first.json);
           if (!out.has('U-WITHDRAW-IDEMPOTENT')) {
             const again = await send('trade', 'withdraw', body, `the same withdrawal again, clientOid ${clientOid}`);
-            if (isRefused(again)) saw('U-WITHDRAW-IDEMPOTENT');
-            else if (!isAccepted(again)) saw('U-WITHDRAW-IDEMPOTENT', `the repeated withdrawal was answered ${again.status}`);
+            const kind = answerKind(again);
+            // Refused beside the first, the same request accepted: no second withdrawal.
+            if (kind === 'refused') saw('U-WITHDRAW-IDEMPOTENT');
+            else if (kind !== 'accepted') saw('U-WITHDRAW-IDEMPOTENT', `the repeated withdrawal was answered ${describeAnswer(again)}: that decides nothing`);
             else if (firstId !== undefined && orderIdOf(again.json) === firstId) saw('U-WITHDRAW-IDEMPOTENT');
             else throw new RequirementViolation('U-WITHDRAW-IDEMPOTENT', `a second withdrawal with clientOid ${clientOid} was accepted as ${orderIdOf(again.json) ?? '(no orderId)'}, not the first's ${firstId ?? '(no orderId)'}`, "refused, or answered with the first withdrawal's orderId", [first.exchange, again.exchange]);
           }
@@ -411,7 +427,7 @@ test.describe('conditional rules of the fund operations', () => {
           const names = (row: Record<string, unknown>, value: string) => Object.values(row).some((v) => idText(v) === value);
           const records = async (query: Record<string, string>, label: string) => {
             const r = await read('trade', 'getWithdrawalRecords', query, label);
-            return { reply: r, rows: isAccepted(r) ? rowsOf(r.json, 'getWithdrawalRecords', s) : undefined };
+            return { reply: r, rows: answerKind(r) === 'accepted' ? rowsOf(r.json, 'getWithdrawalRecords', s) : undefined };
           };
           const window = recentWindow();
           const byClient = await records({ ...window, clientOid }, `the withdrawal records of clientOid ${clientOid}`);
@@ -461,21 +477,18 @@ test.describe('conditional rules of the fund operations', () => {
           await verify('U-LOAN-REPAY-ALL', async (seen) => {
             if (!openLoan) throw new NotTested('no loan of this test was open to repay in full (none was borrowed, or a faulty repayment closed it)');
             const r = await closeLoan(openLoan, `repay loan ${openLoan} in full (repayAll yes)`);
-            if (!isAccepted(r)) {
-              note(`the repayment in full of loan ${openLoan} was answered ${r.status}: U-LOAN-REPAY-ALL not judged`);
-              return;
-            }
+            needAccepted(r, `the repayment in full of loan ${openLoan}`, { untested: true, why: 'what a repayment in full leaves cannot be judged' });
             seen('an accepted repayment with repayAll yes');
             repaid = true;
             const after = await read('trade', 'getOngoingLoans', { orderId: openLoan }, `is loan ${openLoan} still ongoing?`);
-            if (!isAccepted(after)) throw new Inconclusive(`the ongoing loans were answered ${after.status}`);
+            needAccepted(after, 'the ongoing loans');
             const still = rowsOf(after.json, 'getOngoingLoans', s).filter((row) => idText(row.orderId) === openLoan);
             if (still.length) throw new RequirementViolation('U-LOAN-REPAY-ALL', `loan ${openLoan}, repaid in full, is still among the ongoing loans: ${JSON.stringify(still[0]).slice(0, 200)}`, 'no longer among the ongoing loans', [r.exchange, after.exchange]);
           }, { needs: ['an accepted repayment with repayAll yes'] });
         }
         if (openLoan && !repaid) await closeLoan(openLoan, `repay loan ${openLoan} in full (undo)`);
       }
-    },
+    }),
   );
 });
 

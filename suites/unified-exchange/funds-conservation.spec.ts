@@ -18,10 +18,15 @@
  * accepted ones moved is put back when the test ends (netted: a few transfers), through the write journal, so that an
  * interrupted run's are put back by `npm run restore`. The test holds the funds lease (leases.ts): no other check moves
  * the account's funds meanwhile.
+ *
+ * Conservation is seen only where a write the target accepted moved funds and the reads agree with it: refusals alone
+ * (every write refused) leave it not tested, though a refused write that moved anything still breaks it. On accounts
+ * others may use (settings.exclusiveAccounts; unstated on a live target), a balance off the mark cannot be told from
+ * their doing: the property stops there, inconclusive, never failed.
  */
 import fc from 'fast-check';
 import type { RequirementId } from '../../generated/unified-exchange.ts';
-import { isAccepted, isRefused, mustBeRefused, type Control } from '../../harness/answers.ts';
+import { answerKind, describeAnswer, judged, mustBeRefused } from '../../harness/answers.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import type { Client, Reply } from '../../harness/http/client.ts';
 import { depthFactor } from '../../harness/options.ts';
@@ -31,7 +36,7 @@ import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
 import { readBalance, readOf, type BalanceRead } from './balance-reads.ts';
 import { FundsModel } from './funds-model.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
-import { flatEarnProducts, rolesOf, settingsOf } from './profile.ts';
+import { exclusiveAccounts, flatEarnProducts, rolesOf, settingsOf } from './profile.ts';
 import { orderIdOf, servedOp, withQuery, type Settings } from './requests.ts';
 import { loan, minimumEarnProduct, redemptionIds } from './fund-requests.ts';
 import { putBack, transferSender, type TransfersUndo } from './restore.ts';
@@ -39,6 +44,7 @@ import { announce, type Announced, type EarnUndo, type LoanUndo } from './fund-u
 import { keyedPacer } from './pacing.ts';
 import { uxScope } from './scope.ts';
 import { reqTags } from './tags.ts';
+import { guarded } from './guarded.ts';
 import { test } from './test.ts';
 
 const CONSERVED: RequirementId = 'U-FUNDS-CONSERVED';
@@ -66,6 +72,8 @@ interface Real {
   flat?: boolean;
   /** Journals a subscription or a loan before it is made (fund-undo.ts): undone when the test ends if its step did not. */
   announce: (operationId: string, undo: EarnUndo | LoanUndo, what: string) => Announced;
+  /** Only the harness moves the account's funds (settings.exclusiveAccounts): a balance off the mark is then the target's. */
+  exclusive: boolean;
 }
 
 /** The earn product a step subscribes to (its minimum, in the coin the model counts), and the loan a step takes. */
@@ -88,15 +96,15 @@ test.describe('conservation of funds', () => {
   test(
     'funds conservation, model-based property: transfers, earn subscriptions redeemed and loans repaid move exactly their amount, and a refused request moves nothing',
     { tag: reqTags(...REQUIREMENTS) },
-    async ({ api, spec, profile, target, writes, identity, property, notApplicable, notTested }, testInfo) => {
+    async ({ api, spec, profile, target, writes, identity, property, notApplicable, notTested, recorder }, testInfo) => guarded(recorder, testInfo, async () => {
       const s = settingsOf(profile);
       const scope = uxScope(s, { writes: profile.writes && writes.allowed, roles: rolesOf(profile) });
-      const judged = REQUIREMENTS.filter((id) => {
+      const judging = REQUIREMENTS.filter((id) => {
         const why = scope.requirements[id];
         if (why) notApplicable(id, why);
         return !why;
       });
-      if (judged.length === 0) return;
+      if (judging.length === 0) return;
       fitTimeout(testInfo, { requests: CASES * depthFactor() * REQUESTS_PER_CASE + 40, waitMs: 60_000 }, profile, !target.reference);
       const release = await takeLease(identity, FUNDS_LEASE, 'the conservation property');
       try {
@@ -114,7 +122,7 @@ test.describe('conservation of funds', () => {
         // Under stated per-UID limits (20 a second for each private operation), each operation's requests are paced under them.
         const paced = keyedPacer(18);
         const real: Real = {
-          api, spec, s, coin, shown: [], last: new Map(), flat: flatEarnProducts(profile),
+          api, spec, s, coin, shown: [], last: new Map(), flat: flatEarnProducts(profile), exclusive: exclusiveAccounts(profile, Boolean(target.reference)),
           announce: (operationId, u, what) => announce(writes, api, servedOp(spec, operationId).key, u, what),
           pace: (op) => (s.rateLimits === 'per-uid-and-ip' ? paced(op) : Promise.resolve()),
           moved: (m) => {
@@ -123,15 +131,15 @@ test.describe('conservation of funds', () => {
           },
         };
         const found = await discover(real);
-        if ('notTested' in found) return judged.forEach((id) => notTested(id, found.notTested));
+        if ('notTested' in found) return judging.forEach((id) => notTested(id, found.notTested));
         real.shown = found.types.filter((t) => readOf(s, t));
         await property(
           commandProperty<Model, Real>({
             id: 'unified-exchange-funds-conservation',
-            requirements: judged,
+            requirements: judging,
             runs: CASES,
             maxSteps: MAX_STEPS,
-            steps: steps(found.types, found.edges, judged, found.plans),
+            steps: steps(found.types, found.edges, judging, found.plans),
             setup: async () => {
               const model = new Model(s.fees.transfer);
               for (const t of found.types) model.start(t);
@@ -147,7 +155,7 @@ test.describe('conservation of funds', () => {
       } finally {
         release();
       }
-    },
+    }),
   );
 });
 
@@ -176,10 +184,14 @@ async function discover(r: Real): Promise<{ types: string[]; edges: Edge[]; plan
   const plans = await planned(r);
   const types = [...new Set([...edges.flatMap((e) => [e.from, e.to]), ...(plans.earn ? ['uta'] : []), ...(plans.loan ? [plans.loan.type] : [])])];
   if (!types.some((t) => readOf(s, t))) return { notTested: `no read shows ${pair.fromType} or ${pair.toType} (the account assets show uta, the funding assets ${funding}), and the account does not transfer between ${funding} and uta` };
-  // Each read that will judge must be readable now, or the property would judge nothing.
+  // Each read that will judge must be readable now, or the property would judge nothing; a read that decided nothing
+  // (a throttle, a server error) is thrown, not taken for a read the account lacks.
   for (const t of types.filter((x) => readOf(s, x))) {
     const b = await read(r, t, `can the reads show what ${t} holds of ${r.coin}?`);
-    if ('unreadable' in b) return { notTested: b.unreadable };
+    if ('unreadable' in b) {
+      judged(b.reply, `the read of what ${t} holds`);
+      return { notTested: b.unreadable };
+    }
   }
   return { types, edges, plans };
 }
@@ -192,7 +204,7 @@ async function planned(r: Real): Promise<Plans> {
   if (named('subscribeEarn', 'redeemEarn') && readOf(s, 'uta')) {
     await r.pace('getEarnProducts');
     const products = await r.api.send({ method: 'GET', path: servedOp(r.spec, 'getEarnProducts').path, authenticate: true, credential: 'trade', label: `an earn product of ${r.coin} and its minimum` });
-    if (isAccepted(products)) plans.earn = minimumEarnProduct(products.json, s, r.flat === true, r.coin);
+    if (judged(products, 'the earn products') === 'accepted') plans.earn = minimumEarnProduct(products.json, s, r.flat === true, r.coin);
   }
   const type = s.balances.loans === 'funding' ? s.balances.fundingType : 'uta';
   if (named('borrow', 'repayLoan') && readOf(s, type) && loan(s).loanCoin === r.coin) plans.loan = { type, amount: Number(loan(s).loanAmount) };
@@ -202,8 +214,9 @@ async function planned(r: Real): Promise<Plans> {
 async function transferable(r: Real, fromType: string, toType: string): Promise<boolean> {
   const op = servedOp(r.spec, 'getTransferableCoins');
   await r.pace('getTransferableCoins');
-  const reply = await r.api.send({ method: 'GET', path: withQuery(op.path, { fromType, toType }), authenticate: true, credential: 'trade', label: `does the account transfer ${r.coin} from ${fromType} to ${toType}?` });
-  return isAccepted(reply) && JSON.stringify((reply.json as { data?: unknown } | undefined)?.data ?? '').includes(`"${r.coin}"`);
+  const label = `does the account transfer ${r.coin} from ${fromType} to ${toType}?`;
+  const reply = await r.api.send({ method: 'GET', path: withQuery(op.path, { fromType, toType }), authenticate: true, credential: 'trade', label });
+  return judged(reply, label) === 'accepted' && JSON.stringify((reply.json as { data?: unknown } | undefined)?.data ?? '').includes(`"${r.coin}"`);
 }
 
 async function read(r: Real, type: string, label: string): Promise<BalanceRead> {
@@ -223,13 +236,14 @@ async function write(r: Real, operationId: string, json: unknown, label: string)
 async function transfer(r: Real, from: string, to: string, amount: number, label: string): Promise<Reply> {
   await r.pace('transfer');
   const reply = await r.api.send({ method: 'POST', path: servedOp(r.spec, 'transfer').path, json: { fromType: from, toType: to, coin: r.coin, amount: String(amount) }, authenticate: true, credential: 'trade', label });
-  if (isAccepted(reply) && from !== to) r.moved({ fromType: from, toType: to, amount: String(amount) });
+  if (answerKind(reply) === 'accepted' && from !== to) r.moved({ fromType: from, toType: to, amount: String(amount) });
   return reply;
 }
 
 /**
  * Reads each type a read shows among `types` and compares it with the model. A read that cannot be made ends the case
- * undecided; one outside the model's bounds breaks conservation, with the transfers and both reads as evidence.
+ * undecided; one outside the model's bounds breaks conservation, with the transfers and both reads as evidence, where
+ * only the harness moves the account's funds. Where others may, it is no verdict: the property stops, inconclusive.
  */
 async function judgeReads(m: Model, r: Real, types: string[], what: string, sent: Reply[], saw: (id: string, why?: string) => void): Promise<boolean> {
   for (const t of types.filter((x) => r.shown.includes(x))) {
@@ -242,6 +256,11 @@ async function judgeReads(m: Model, r: Real, types: string[], what: string, sent
     }
     const expected = m.expected(t);
     if (!m.agrees(t, b.amount, b.unit)) {
+      if (!r.exclusive) {
+        throw new Inconclusive(
+          `after ${what}, ${t} shows ${b.amount} ${r.coin}, where the transfers the target accepted leave ${expected}: funds moved that the harness did not move, which on an account others may use cannot be told from their doing (the profile does not state that the harness uses the accounts alone: settings.exclusiveAccounts)`,
+        );
+      }
       throw new RequirementViolation(
         CONSERVED,
         `after ${what}, ${t} shows ${b.amount} ${r.coin}`,
@@ -258,13 +277,15 @@ async function judgeReads(m: Model, r: Real, types: string[], what: string, sent
  * it moved anything cannot be told, and the case ends undecided.
  */
 function told(m: Model, reply: Reply, what: string, saw: (id: string, why?: string) => void): boolean {
-  if (isAccepted(reply) || isRefused(reply)) return true;
+  const kind = answerKind(reply);
+  if (kind === 'accepted' || kind === 'refused') return true;
   m.lost = true;
-  saw(CONSERVED, `${what} was answered ${reply.status}: whether it moved anything cannot be told`);
+  saw(CONSERVED, `${what} was answered ${describeAnswer(reply)}: whether it moved anything cannot be told`);
   return false;
 }
 
-const outcome = (reply: Reply) => (isAccepted(reply) ? 'accepted' : `refused (${reply.status})`);
+const isTaken = (reply: Reply) => answerKind(reply) === 'accepted';
+const outcome = (reply: Reply) => (isTaken(reply) ? 'accepted' : `refused (${reply.status})`);
 
 /**
  * At most this many earn steps, and as many loan steps, in one property: each leaves records (subscriptions and
@@ -285,23 +306,24 @@ function earnStep(p: NonNullable<Plans['earn']>, left: { n: number }): Conservat
       const undo = r.announce('subscribeEarn', { kind: 'earn-subscription', credential: 'trade', productId: p.productId, productSubId: p.productSubId, amount: p.min, flat: r.flat }, what);
       const sub = await write(r, 'subscribeEarn', { productSubId: p.productSubId, amount: p.min, paymentAccount: 'unified' }, what);
       if (!told(m, sub, what, saw)) return;
-      if (isAccepted(sub)) m.take('uta', amount);
+      if (isTaken(sub)) m.take('uta', amount);
       if (!(await judgeReads(m, r, ['uta'], `${what}, ${outcome(sub)}`, [sub], saw))) return;
-      const orderId = isAccepted(sub) ? orderIdOf(sub.json) : undefined;
-      if (!orderId) return saw(CONSERVED);
+      const orderId = isTaken(sub) ? orderIdOf(sub.json) : undefined;
+      // Refused, it moved nothing, as it must: no conservation seen. Accepted without an orderId, it cannot be redeemed.
+      if (!orderId) return isTaken(sub) ? saw(CONSERVED) : undefined;
       undo.made(orderId);
       let info: unknown;
       if (r.flat === undefined) {
         await r.pace('getEarnRedeemInfo');
         const answer = await r.api.send({ method: 'GET', path: withQuery(servedOp(r.spec, 'getEarnRedeemInfo').path, { productId: p.productId }), authenticate: true, credential: 'trade', label: `the redemption information of product ${p.productId}` });
-        info = isAccepted(answer) ? (answer.json as { data?: unknown } | undefined)?.data : undefined;
+        info = isTaken(answer) ? (answer.json as { data?: unknown } | undefined)?.data : undefined;
       }
       const redemption = `a fast redemption of the ${p.min} ${r.coin} just subscribed, to uta`;
       let redeemed: Reply | undefined;
       for (const productSubId of redemptionIds(p.productSubId, orderId, r.flat, info)) {
         redeemed = await write(r, 'redeemEarn', { productId: p.productId, productSubId, redeemType: 'fast', amount: p.min, receiveAccount: 'unified' }, `${redemption} (${productSubId})`);
         if (!told(m, redeemed, redemption, saw)) return;
-        if (isAccepted(redeemed)) {
+        if (isTaken(redeemed)) {
           m.give('uta', amount, r.s.fees.redeemEarn);
           undo.undone();
           break;
@@ -324,15 +346,15 @@ function loanStep(p: NonNullable<Plans['loan']>, left: { n: number }): Conservat
       const undo = r.announce('borrow', { kind: 'loan', credential: 'trade' }, what);
       const lent = await write(r, 'borrow', loan(r.s), what);
       if (!told(m, lent, what, saw)) return;
-      if (isAccepted(lent)) m.give(p.type, p.amount);
+      if (isTaken(lent)) m.give(p.type, p.amount);
       if (!(await judgeReads(m, r, [p.type], `${what}, ${outcome(lent)}`, [lent], saw))) return;
-      const orderId = isAccepted(lent) ? orderIdOf(lent.json) : undefined;
-      if (!orderId) return saw(CONSERVED);
+      const orderId = isTaken(lent) ? orderIdOf(lent.json) : undefined;
+      if (!orderId) return isTaken(lent) ? saw(CONSERVED) : undefined;
       undo.made(orderId);
       const repayment = `the repayment in full of loan ${orderId} from ${p.type}`;
       const repaid = await write(r, 'repayLoan', { orderId, method: 'borrowed_coin', repayAll: 'yes' }, repayment);
       if (!told(m, repaid, repayment, saw)) return;
-      if (isAccepted(repaid)) {
+      if (isTaken(repaid)) {
         m.take(p.type, p.amount, r.s.fees.repayLoan);
         undo.undone();
       }
@@ -341,7 +363,7 @@ function loanStep(p: NonNullable<Plans['loan']>, left: { n: number }): Conservat
   };
 }
 
-function steps(types: string[], edges: Edge[], judged: RequirementId[], plans: Plans): Array<fc.Arbitrary<ConservationStep>> {
+function steps(types: string[], edges: Edge[], judging: RequirementId[], plans: Plans): Array<fc.Arbitrary<ConservationStep>> {
   // 1 to 3 times the profile's transfer amount (settings.amounts.transfer), in decimals a deployment takes.
   const unit = Number(plans.transferUnit);
   const amounts = fc.integer({ min: 1, max: 3 }).map((n) => Number((n * unit).toFixed(8)));
@@ -352,13 +374,11 @@ function steps(types: string[], edges: Edge[], judged: RequirementId[], plans: P
     run: async (m, r, saw) => {
       const what = `a transfer of ${amount} ${r.coin} from ${e.from} to ${e.to}`;
       const reply = await transfer(r, e.from, e.to, amount, what);
-      if (isAccepted(reply)) m.transfer(e.from, e.to, amount);
-      else if (!isRefused(reply)) {
-        // A 5xx or a throttle leaves it unknown whether the funds moved: the case ends undecided.
-        m.lost = true;
-        return saw(CONSERVED, `${what} was answered ${reply.status}: whether it moved anything cannot be told`);
-      }
-      if (await judgeReads(m, r, [e.from, e.to], `${what}, ${isAccepted(reply) ? 'accepted' : `refused (${reply.status})`}`, [reply], saw)) saw(CONSERVED);
+      // A 5xx or a throttle leaves it unknown whether the funds moved: the case ends undecided.
+      if (!told(m, reply, what, saw)) return;
+      if (isTaken(reply)) m.transfer(e.from, e.to, amount);
+      // A refused transfer that moved nothing is as it must be, but no conservation seen: only an accepted one is.
+      if ((await judgeReads(m, r, [e.from, e.to], `${what}, ${outcome(reply)}`, [reply], saw)) && isTaken(reply)) saw(CONSERVED);
     },
   });
   const sameType = (type: string, to: string, amount: number): ConservationStep => ({
@@ -368,23 +388,21 @@ function steps(types: string[], edges: Edge[], judged: RequirementId[], plans: P
     run: async (m, r, saw) => {
       const what = `a transfer of ${amount} ${r.coin} from ${type} to ${type}`;
       const wrong = await transfer(r, type, type, amount, what);
-      if (!isAccepted(wrong) && !isRefused(wrong)) {
-        m.lost = true;
-        return saw(CONSERVED, `${what} was answered ${wrong.status}: whether it moved anything cannot be told`);
-      }
+      if (!told(m, wrong, what, saw)) return;
       const control = await transfer(r, type, to, amount, `the same transfer to ${to} (control)`);
-      if (isAccepted(control)) m.transfer(type, to, amount);
-      else if (!isRefused(control)) m.lost = true;
-      if (judged.includes(SAME_TYPE)) {
+      // The control accepted moved its amount; refused, nothing; otherwise the case ends undecided (told says so).
+      if (isTaken(control)) m.transfer(type, to, amount);
+      else told(m, control, `the same transfer to ${to} (control)`, saw);
+      if (judging.includes(SAME_TYPE)) {
         try {
-          mustBeRefused(SAME_TYPE, wrong, what, { control: control as Control });
+          mustBeRefused(SAME_TYPE, wrong, what, { control });
           saw(SAME_TYPE);
         } catch (e) {
           if (!(e instanceof Inconclusive)) throw e;
           saw(SAME_TYPE, e.message);
         }
       }
-      if (!m.lost && (await judgeReads(m, r, [type, to], `${what} and its control`, [wrong, control], saw))) saw(CONSERVED);
+      if (!m.lost && (await judgeReads(m, r, [type, to], `${what} and its control`, [wrong, control], saw)) && isTaken(control)) saw(CONSERVED);
     },
   });
   const out: Array<fc.Arbitrary<ConservationStep>> = [fc.tuple(fc.constantFrom(...edges), amounts).map(([e, n]) => move(e, n))];

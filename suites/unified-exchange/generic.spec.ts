@@ -10,7 +10,8 @@ import { defineGenericChecks, specRequest, type GenericContext, type OperationSo
 import type { Prepared } from '../../harness/generic/request-checks.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import type { Operation } from '../../harness/spec/types.ts';
-import { isAccepted } from '../../harness/answers.ts';
+import { isAccepted, needAccepted } from '../../harness/answers.ts';
+import { Inconclusive } from '../../harness/verdicts.ts';
 import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
 import { test } from './test.ts';
 import { hasRole } from './auth.ts';
@@ -60,12 +61,12 @@ function unifiedSource(ctx: GenericContext): OperationSource {
   /** A far-priced order of the trading key, placed for a check to look up, modify or cancel. */
   const placeOne = async (why: string, order = farOrder(s, { clientOid: freshClientOid() })): Promise<string> => {
     const r = await ctx.api.send({ ...placeRequest(spec, order), label: `an order to ${why}` });
+    // A throttle or a server error is the environment's (Undecided), a refusal leaves the check nothing to judge.
+    needAccepted(r, `the order to ${why}`);
     const id = orderIdOf(r.json);
-    if (isAccepted(r) && id) {
-      cancelAtEnd({ orderId: id });
-      return id;
-    }
-    throw new Error(`the order to ${why} was answered ${r.status} ${r.text.slice(0, 200)}`);
+    if (!id) throw new Inconclusive(`the order to ${why} was acknowledged without data.orderId: ${r.text.slice(0, 200)}`);
+    cancelAtEnd({ orderId: id });
+    return id;
   };
 
   const noOrders = (): Prepared | undefined => {
@@ -182,7 +183,8 @@ function unifiedSource(ctx: GenericContext): OperationSource {
     const path = request.path.split('?')[0]!;
     const moveBack = (body: Record<string, unknown>, what: string) => async () => {
       const r = await ctx.api.send({ method: 'POST', path, json: body, authenticate: true, credential, label: `undo: ${what}` });
-      if (!isAccepted(r)) throw new Error(`${what} was answered ${r.status}`);
+      // Not taken (a refusal, a throttle): thrown, and the undo is tried again when the test ends.
+      needAccepted(r, `undo: ${what}`);
     };
     let undo: (() => Promise<void>) | undefined;
     let what = '';

@@ -1,5 +1,5 @@
 import { expectedMs } from '../../harness/budget.ts';
-import { isRefused } from '../../harness/answers.ts';
+import { answered, isRefused } from '../../harness/answers.ts';
 import { defineSuite } from '../../harness/interface.ts';
 import { notTheApi } from '../../harness/probe.ts';
 import type { Reply } from '../../harness/http/client.ts';
@@ -25,7 +25,8 @@ export const suite = defineSuite(unifiedExchange, {
       request: { method: 'GET', path: ACCOUNT_INFO, authenticate: true, credential: role, label: `probe: the ${role} key` },
       judge: (reply: Reply) => {
         const what = `GET ${ACCOUNT_INFO} signed with the ${role} key`;
-        if (isRefused(reply) && reply.status !== 404 && reply.status !== 429) {
+        // Refused, but not as a path the deployment does not serve (404: notTheApi's to name), the key is what it refused.
+        if (isRefused(reply) && !answered(reply, 404)) {
           return `${what} was answered ${reply.status}: the target refused the key ${role}; check its variables (${variablesOf(role)}), and this machine's clock (the signature carries its time)`;
         }
         return notTheApi(reply, what);

@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { fitTimeout } from '../../harness/budget.ts';
 import { depthFactor } from '../../harness/options.ts';
-import { describeAnswer, isAccepted, isRefused, isServerError, isThrottled, controlAccepted } from '../../harness/answers.ts';
-import { deviation, Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
+import { accepted, answerKind, controlAccepted, describeAnswer, mustAccept, needAccepted } from '../../harness/answers.ts';
+import { deviation, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import type { Category } from '../../interfaces/unified-exchange/settings.ts';
 import { test } from './test.ts';
@@ -17,6 +17,8 @@ import { settingsOf, stated } from './profile.ts';
 import { BOOK_CATEGORIES, withQuery } from './requests.ts';
 import { mayBeThrottled, sendPatiently } from './patient.ts';
 import { candleTimes, INTERVAL_MS, INTERVALS, levelPrices, type Interval } from './market.ts';
+import { decidesNothing } from './undecided.ts';
+import { guarded } from './guarded.ts';
 
 const RUNS = 100;
 const BOOK = '/api/v3/market/orderbook';
@@ -38,18 +40,22 @@ test.describe('order book', () => {
       check: async ({ category, limit }, skip, saw) => {
         const path = withQuery(BOOK, { category, symbol: s.markets.symbols[category], limit });
         const r = await sendPatiently(api, { method: 'GET', path, label: `the ${category} book${limit ? `, ${limit} levels` : ''}` }, s);
-        if (mayBeThrottled(r, s)) return;
+        // A throttle (the profile's throttle status among them), a server error, a page that is not the API: the case
+        // decides nothing of the book's rules, and says so.
+        const nothing = decidesNothing(r, `GET ${path}`) ?? (mayBeThrottled(r, s) ? `GET ${path} was answered ${r.status}, the profile's throttle status (settings.refusalStatus.throttle): it decides nothing` : undefined);
+        if (nothing) return BOOK_RULES.filter((id) => !skip.has(id)).forEach((id) => saw(id, nothing));
+        const taken = answerKind(r) === 'accepted';
         // A book of the profile's symbol refused where the profile leaves the symbols to the defaults may rest on the
         // spelling (U-NS-MARKETS: BTC-USDT, say): no verdict from this case.
-        if (isRefused(r) && !stated(profile, 'markets.symbols')) return;
+        if (!taken && !stated(profile, 'markets.symbols')) return;
         const judge = (id: RequirementId, ok: boolean, message: string, expected: string) => {
           if (skip.has(id)) return;
           if (!ok) throw new RequirementViolation(id, message, expected, [r.exchange]);
           saw(id);
         };
         const data = (r.json as { data?: { bids?: unknown; asks?: unknown } } | undefined)?.data;
-        judge('U-MKT-BOOK', isAccepted(r) && Array.isArray(data?.bids) && Array.isArray(data?.asks), `GET ${path} was answered ${describeAnswer(r)} ${r.text.slice(0, 200)}`, 'data.bids and data.asks, lists of price levels');
-        if (!isAccepted(r) || !Array.isArray(data?.bids) || !Array.isArray(data?.asks)) return;
+        judge('U-MKT-BOOK', taken && Array.isArray(data?.bids) && Array.isArray(data?.asks), `GET ${path} was answered ${describeAnswer(r)} ${r.text.slice(0, 200)}`, 'data.bids and data.asks, lists of price levels');
+        if (!taken || !Array.isArray(data?.bids) || !Array.isArray(data?.asks)) return;
         const bids = levelPrices(data.bids as unknown[]);
         const asks = levelPrices(data.asks as unknown[]);
         if (bids.shape) reading('U-NS-BOOK-LEVEL', bids.shape);
@@ -75,9 +81,9 @@ test.describe('order book', () => {
         const symbol = s.markets.symbols[category];
         const deeper = await sendPatiently(api, { method: 'GET', path: withQuery(BOOK, { category, symbol, limit: deep }), label: `the ${category} book, ${deep} levels: is it deeper than 150?` }, s);
         const r = await sendPatiently(api, { method: 'GET', path: withQuery(BOOK, { category, symbol }), label: `the ${category} book without limit` }, s);
-        if (!isAccepted(r)) throw new Inconclusive(`the ${category} book without limit was answered ${describeAnswer(r)}`);
+        needAccepted(r, `the ${category} book without limit`);
         const data = (r.json as { data?: Record<string, unknown> } | undefined)?.data ?? {};
-        const deepData = isAccepted(deeper) ? ((deeper.json as { data?: Record<string, unknown> } | undefined)?.data ?? {}) : {};
+        const deepData = answerKind(deeper) === 'accepted' ? ((deeper.json as { data?: Record<string, unknown> } | undefined)?.data ?? {}) : {};
         for (const side of ['bids', 'asks'] as const) {
           const n = Array.isArray(data[side]) ? (data[side] as unknown[]).length : 0;
           if (n > 150) throw deviation(`the ${category} book without limit has ${n} ${side}`, 'at most 150 levels a side', [r.exchange]);
@@ -122,14 +128,17 @@ test.describe('candles', () => {
         const window = over ? undefined : c.window && { endTime: Math.floor(now - c.window.endBack * step), startTime: Math.floor(now - (c.window.endBack + c.window.span) * step) };
         const query = (limit: number | undefined) => withQuery(CANDLES[c.op], { category: c.category, symbol: s.markets.symbols[c.category], interval: c.interval, startTime: window?.startTime, endTime: window?.endTime, limit });
         // An over-limit request is sent once: a refusal is one of its answers. The others are asked again after a throttle.
-        const r = await sendPatiently(api, { method: 'GET', path: query(c.limit), label: `${c.op} ${c.category} ${c.interval}${c.limit ? `, limit ${c.limit}` : ''}` }, s, c.limit !== undefined && c.limit > 1000 ? 1 : 3);
-        if (isThrottled(r)) return;
+        const what = `${c.op} ${c.category} ${c.interval}${c.limit ? `, limit ${c.limit}` : ''}`;
+        const r = await sendPatiently(api, { method: 'GET', path: query(c.limit), label: what }, s, c.limit !== undefined && c.limit > 1000 ? 1 : 3);
+        // A throttle, a server error (GEN-NO-5XX judges it), a page that is not the API: nothing of these rules.
+        const nothing = decidesNothing(r, what);
+        if (nothing) return (over ? (['U-LIMIT-CANDLES-OVER'] as RequirementId[]) : CANDLE_RULES).filter((id) => !skip.has(id)).forEach((id) => saw(id, nothing));
         const fail = (id: RequirementId, message: string, expected: string, exchanges = [r.exchange]) => {
           if (!skip.has(id)) throw new RequirementViolation(id, message, expected, exchanges);
         };
+        const taken = answerKind(r) === 'accepted';
         if (over) {
-          if (isServerError(r)) fail('U-LIMIT-CANDLES-OVER', `a limit of ${c.limit} was answered ${describeAnswer(r)}`, 'at most 1000 candles, or a refusal');
-          if (isRefused(r)) {
+          if (!taken) {
             reading('U-NS-CANDLE-LIMIT-OVER', 'refused');
             if (overStated === 'capped') fail('U-LIMIT-CANDLES-OVER', `a limit of ${c.limit} was refused (${r.status})`, 'at most 1000 candles (settings.candles.overLimit: capped)');
             // A refusal counts beside its control: the same request at the largest limit documented.
@@ -144,7 +153,7 @@ test.describe('candles', () => {
           }
         }
         // A request within the documented limits refused says nothing of these rules (U-MKT-CANDLES judges it).
-        if (!isAccepted(r)) return;
+        if (!taken) return;
         const times = candleTimes((r.json as { data?: unknown } | undefined)?.data);
         if (!times) return;
         if (times.length > 1000) {
@@ -193,11 +202,10 @@ test.describe('candles', () => {
         const window = { startTime: endTime - 100 * 60_000, endTime };
         const ask = (op: keyof typeof CANDLES): Promise<Reply> => sendPatiently(api, { method: 'GET', path: withQuery(CANDLES[op], { category: 'SPOT', symbol, interval: '1m', ...window, limit: 100 }), label: `${op}, 1m, ${Math.round(back / day)} days back` }, s);
         const recent = await ask('candles');
-        if (!isAccepted(recent) && !isRefused(recent)) throw new Inconclusive(`candles ${Math.round(back / day)} days back was answered ${describeAnswer(recent)}`);
-        const served = isAccepted(recent) ? (candleTimes((recent.json as { data?: unknown } | undefined)?.data) ?? []) : [];
+        const served = accepted(recent, `candles ${Math.round(back / day)} days back`) ? (candleTimes((recent.json as { data?: unknown } | undefined)?.data) ?? []) : [];
         if (served.length) continue; // candles still reaches this far
         const history = await ask('history');
-        if (!isAccepted(history)) throw deviation(`history-candles ${Math.round(back / day)} days back, where candles serves nothing, was answered ${describeAnswer(history)}`, 'the candles of that window', [recent.exchange, history.exchange]);
+        mustAccept(history, `history-candles ${Math.round(back / day)} days back, where candles serves nothing,`, { expected: 'the candles of that window' });
         const older = candleTimes((history.json as { data?: unknown } | undefined)?.data) ?? [];
         if (older.length === 0) throw deviation(`history-candles served no 1m candle ${Math.round(back / day)} days back, where candles serves none either`, 'candles older than the oldest candles serves', [recent.exchange, history.exchange]);
         return;
@@ -207,14 +215,14 @@ test.describe('candles', () => {
   });
 });
 
-test('server time: Unix milliseconds as a string, close to the harness clock', { tag: reqTags('U-MKT-TIME', 'U-MKT-TIME-CLOSE') }, async ({ api, profile, verify, note }) => {
+test('server time: Unix milliseconds as a string, close to the harness clock', { tag: reqTags('U-MKT-TIME', 'U-MKT-TIME-CLOSE') }, async ({ api, profile, verify, note, recorder }, testInfo) => guarded(recorder, testInfo, async () => {
   const before = Date.now();
   // Asked again after a throttle: the midpoint then lies a second or two off, well within the tolerance.
   const r = await sendPatiently(api, { method: 'GET', path: '/api/v3/public/time', label: 'the server time' }, settingsOf(profile));
   const after = Date.now();
   const serverTime = (r.json as { data?: { serverTime?: unknown } } | undefined)?.data?.serverTime;
   await verify('U-MKT-TIME', () => {
-    if (!isAccepted(r)) throw deviation(`GET /api/v3/public/time was answered ${describeAnswer(r)}`, 'data.serverTime');
+    mustAccept(r, 'GET /api/v3/public/time', { expected: 'data.serverTime' });
     if (typeof serverTime !== 'string' || !/^\d{13}$/.test(serverTime)) throw deviation(`data.serverTime is ${JSON.stringify(serverTime)}`, 'a string of Unix milliseconds (13 digits)', [r.exchange]);
   });
   const TOLERANCE_MS = 5 * 60_000;
@@ -224,4 +232,4 @@ test('server time: Unix milliseconds as a string, close to the harness clock', {
     note(`server time minus the harness's clock: ${Math.round(offset)} ms (the request took ${after - before} ms; tolerance ${TOLERANCE_MS / 1000} s)`);
     if (Math.abs(offset) > TOLERANCE_MS) throw deviation(`the server time is ${Math.round(offset / 1000)} s away from the harness's clock`, `within ${TOLERANCE_MS / 1000} s`, [r.exchange]);
   });
-});
+}));

@@ -5,8 +5,8 @@
  * (fee-group's group, the loan history's and the broker sub-list's status). A few reads each; every refusal is
  * judged beside its control, the same request with the one thing made right.
  */
-import { describeAnswer, isAccepted, isRefused, mustBeRefused } from '../../harness/answers.ts';
-import { deviation, Inconclusive, NotTested } from '../../harness/verdicts.ts';
+import { accepted, mustAccept, mustBeRefused, needAccepted } from '../../harness/answers.ts';
+import { deviation, NotTested } from '../../harness/verdicts.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import type { Category } from '../../interfaces/unified-exchange/settings.ts';
 import { test } from './test.ts';
@@ -16,6 +16,7 @@ import { askValid, sendPatiently, takeBrokerRate } from './patient.ts';
 import { settingsOf, stated } from './profile.ts';
 import { BOOK_CATEGORIES, recentWindow, withQuery, type Settings } from './requests.ts';
 import { holdsNoRecords, rowsOf } from './market.ts';
+import { guarded } from './guarded.ts';
 
 const M = '/api/v3/market';
 const FUTURES: Category[] = ['USDT-FUTURES', 'COIN-FUTURES', 'USDC-FUTURES'];
@@ -47,7 +48,7 @@ test.describe('one symbol asked for', () => {
         const symbol = s.markets.symbols[category];
         const path = withQuery(`${M}/tickers`, { category, symbol });
         const r = await askValid(api, get(path, `the ${category} ticker of ${symbol}`), s);
-        if (!isAccepted(r)) throw deviation(`GET ${path} was answered ${describeAnswer(r)}`, `the ticker of ${symbol}`, [r.exchange]);
+        mustAccept(r, `GET ${path}`, { expected: `the ticker of ${symbol}` });
         const list = rows(profile, s, 'getTickers', r);
         const named = list.filter((row) => (row as { symbol?: unknown } | null)?.symbol === symbol);
         const others = list.filter((row) => (row as { symbol?: unknown } | null)?.symbol !== symbol).map((row) => JSON.stringify((row as { symbol?: unknown } | null)?.symbol));
@@ -62,13 +63,13 @@ test.describe('one symbol asked for', () => {
     await verify('U-MKT-INSTRUMENTS', async (seen) => {
       for (const category of ['SPOT', 'MARGIN', ...FUTURES] as Category[]) {
         const all = await askValid(api, get(withQuery(`${M}/instruments`, { category }), `the ${category} instruments`), s);
-        if (!isAccepted(all)) throw deviation(`the ${category} instruments were answered ${describeAnswer(all)}`, 'a success', [all.exchange]);
+        mustAccept(all, `the ${category} instruments`, { expected: 'a success' });
       }
       for (const category of ['SPOT', 'USDT-FUTURES'] as Category[]) {
         const symbol = s.markets.symbols[category];
         const path = withQuery(`${M}/instruments`, { category, symbol });
         const r = await askValid(api, get(path, `the ${category} instrument ${symbol}`), s);
-        if (!isAccepted(r)) throw deviation(`GET ${path} was answered ${describeAnswer(r)}`, `the instrument ${symbol}`, [r.exchange]);
+        mustAccept(r, `GET ${path}`, { expected: `the instrument ${symbol}` });
         const { named, others } = otherSymbols(rows(profile, s, 'getInstruments', r), symbol);
         if (!named) continue; // no record names its symbol: which instrument it is cannot be told
         seen('an instrument that names its symbol');
@@ -85,12 +86,12 @@ test('fills with limit n hold at most n fills', { tag: reqTags('U-MKT-FILLS-LIMI
   await verify('U-MKT-FILLS-LIMIT', async (seen) => {
     // How many fills there are to serve: a limit below that count is one the answer could overrun.
     const all = await askValid(api, get(withQuery(`${M}/fills`, { category, symbol }), `the ${category} fills of ${symbol}`), s);
-    if (!isAccepted(all)) throw new Inconclusive(`the fills without limit were answered ${describeAnswer(all)}`);
+    needAccepted(all, 'the fills without limit');
     const available = rows(profile, s, 'getMarketFills', all).length;
     for (const limit of [1, 3].filter((n) => n < available)) {
       const path = withQuery(`${M}/fills`, { category, symbol, limit });
       const r = await askValid(api, get(path, `the ${category} fills, limit ${limit}`), s);
-      if (!isAccepted(r)) throw deviation(`GET ${path} was answered ${describeAnswer(r)}`, `at most ${limit} fills`, [r.exchange]);
+      mustAccept(r, `GET ${path}`, { expected: `at most ${limit} fills` });
       const n = rows(profile, s, 'getMarketFills', r).length;
       seen('a limit below the fills there are');
       if (n > limit) throw deviation(`GET ${path} holds ${n} fills`, `at most ${limit}`, [r.exchange]);
@@ -104,7 +105,7 @@ test('the current funding rate is an array whose every element carries fundingRa
     for (const category of FUTURES) {
       const path = withQuery(`${M}/current-fund-rate`, { symbol: s.markets.symbols[category] });
       const r = await askValid(api, get(path, `the current funding rate of the ${category} symbol`), s);
-      if (!isAccepted(r)) throw deviation(`GET ${path} was answered ${describeAnswer(r)}`, 'data, an array of funding rates', [r.exchange]);
+      mustAccept(r, `GET ${path}`, { expected: 'data, an array of funding rates' });
       const data = dataOf(r);
       if (!Array.isArray(data)) throw deviation(`GET ${path}: data is ${data === null ? 'null' : typeof data}: ${JSON.stringify(data)?.slice(0, 200)}`, 'an array (the document: "data is an array")', [r.exchange]);
       const without = data.filter((e) => !e || typeof e !== 'object' || !('fundingRate' in e));
@@ -124,7 +125,7 @@ test('the funding-rate history paged gives each row once', { tag: reqTags('U-MKT
     for (let page = 1; page <= 3; page++) {
       const path = withQuery(`${M}/history-fund-rate`, { category, symbol, limit, cursor });
       const r = await askValid(api, get(path, `the funding history, page ${page}`), s);
-      if (!isAccepted(r)) throw deviation(`GET ${path} was answered ${describeAnswer(r)}`, `a page of at most ${limit} rows`, [r.exchange]);
+      mustAccept(r, `GET ${path}`, { expected: `a page of at most ${limit} rows` });
       const list = rows(profile, s, 'getFundingRateHistory', r) as Array<{ fundingTime?: unknown } | null>;
       if (list.length > limit) throw deviation(`GET ${path} holds ${list.length} rows`, `at most ${limit}`, [r.exchange]);
       if (list.length === 0) break;
@@ -153,7 +154,7 @@ test('candles without type are the MARKET candles; MARK and INDEX are answered',
     const answers: Record<string, Reply> = {};
     for (const type of [undefined, 'MARKET', 'MARK', 'INDEX']) {
       const r = await askValid(api, get(query(type), `1m candles, ${type ? `type ${type}` : 'no type'}`), s);
-      if (!isAccepted(r)) throw deviation(`GET ${query(type)} was answered ${describeAnswer(r)}`, 'candles', [r.exchange]);
+      mustAccept(r, `GET ${query(type)}`, { expected: 'candles' });
       answers[type ?? 'none'] = r;
     }
     // The first six elements (timestamp, open, high, low, close, volume), in time order: either order is a reading.
@@ -195,12 +196,12 @@ test.describe('required parameters and listed values', () => {
       for (const c of cases) {
         const what = `GET ${c.op} with category ${c.unlisted.category}, which it does not list`;
         const r = await sendPatiently(api, get(withQuery(`${M}/${c.op}`, c.unlisted), `${c.op}, category ${c.unlisted.category}`), s);
-        if (isAccepted(r)) {
+        if (accepted(r, what)) {
           if (unlistedStated === 'refused') throw deviation(`${what} was accepted (${r.status})`, 'a refusal (settings.unlistedCategory: refused)', [r.exchange]);
           if (!holdsNoRecords(dataOf(r))) throw deviation(`${what} was answered with records: ${r.text.slice(0, 200)}`, unlistedStated === 'empty' ? 'no records (settings.unlistedCategory: empty)' : 'a refusal, or no records', [r.exchange]);
           continue;
         }
-        if (unlistedStated === 'empty' && isRefused(r)) throw deviation(`${what} was refused (${r.status})`, 'a success with no records (settings.unlistedCategory: empty)', [r.exchange]);
+        if (unlistedStated === 'empty') throw deviation(`${what} was refused (${r.status})`, 'a success with no records (settings.unlistedCategory: empty)', [r.exchange]);
         const control = await askValid(api, get(withQuery(`${M}/${c.op}`, c.listed), `${c.op}, category ${c.listed.category}: the control`), s);
         mustBeRefused('U-MKT-CATEGORY-UNLISTED', r, what, { control });
       }
@@ -229,7 +230,7 @@ test.describe('required parameters and listed values', () => {
     });
   });
 
-  test('a broker sub-list status outside normal and freeze is refused', { tag: reqTags('U-BROKER-LIST-STATUS') }, async ({ api, profile, secrets, spec, identity, verify, notApplicable }) => {
+  test('a broker sub-list status outside normal and freeze is refused', { tag: reqTags('U-BROKER-LIST-STATUS') }, async ({ api, profile, secrets, spec, identity, verify, notApplicable, recorder }, testInfo) => guarded(recorder, testInfo, async () => {
     if (!hasRole(secrets, 'broker')) return notApplicable('U-BROKER-LIST-STATUS', 'the profile names no key of a broker master account (credentials.broker)');
     const s = settingsOf(profile);
     const op = spec.operations.find((o) => o.operationId === 'listBrokerSubAccounts');
@@ -240,5 +241,5 @@ test.describe('required parameters and listed values', () => {
       const control = await sendPatiently(api, get(path('normal'), 'broker sub-accounts, status normal: the control', { authenticate: true, credential: 'broker' }), s);
       mustBeRefused('U-BROKER-LIST-STATUS', r, 'GET broker sub-list with status closed', { control });
     }).finally(release);
-  });
+  }));
 });

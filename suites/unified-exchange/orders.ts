@@ -5,8 +5,8 @@
  * Order records are read by settings.orderRecord; where the profile leaves a member name or the status values unstated,
  * by every reading the spec lists (U-NS-ORDER-RECORD, U-NS-ORDER-STATUSES): a guessed default never fails a target.
  */
-import { Inconclusive } from '../../harness/verdicts.ts';
-import { isAccepted } from '../../harness/answers.ts';
+import { Inconclusive, NotTested } from '../../harness/verdicts.ts';
+import { answerKind, needAccepted, readState } from '../../harness/answers.ts';
 import type { Client, Reply } from '../../harness/http/client.ts';
 import type { Identity } from '../../harness/fixtures.ts';
 import type { Profile } from '../../harness/profile/types.ts';
@@ -45,7 +45,10 @@ export interface OrderRef {
 }
 
 export interface Observed {
-  /** 'absent': the lookup found no such order (refused, or data null). */
+  /**
+   * 'absent': no such order, as the document has it said (U-NS-UNKNOWN-ORDER): a success without one (data null), or
+   * the not-found refusal (notFoundStatuses). Any other answer is no reading of the order at all: `read` throws it.
+   */
   state: RecordState | 'absent';
   /** What was filled, in lots of settings.markets.quantity; undefined when the record does not say. */
   filled?: number;
@@ -105,6 +108,9 @@ export function inUnits(value: unknown, unit: string): number | undefined {
   return v % u === 0n ? Number(v / u) : undefined;
 }
 
+/** The statuses the readings of U-NS-STATE-STATUS give an order the account does not have: 400, or 404. */
+const NOT_FOUND_READINGS = [400, 404] as const;
+
 // ---------------------------------------------------------------------------------------------------------------
 
 export interface Orders {
@@ -128,10 +134,23 @@ export interface Orders {
    * (and, where `mayFill` on a futures category, its position for closing).
    */
   place(body: unknown, o?: { credential?: Role; label?: string; mayFill?: boolean }): Promise<{ reply: Reply; ref?: OrderRef }>;
+  /**
+   * An order the check needs resting to go on (what its checks then judge): placed, acknowledged with an orderId. A
+   * refusal, or an acknowledgement without an id, leaves the check not tested (`why` says what it needed the order
+   * for); a throttle, a server error or no answer, inconclusive.
+   */
+  needOrder(body: Record<string, unknown>, why: string, o?: { credential?: Role; label?: string; mayFill?: boolean }): Promise<{ reply: Reply; ref: OrderRef & { orderId: string } }>;
   /** A ref for a body this check sent (what its cancel and lookup need). */
   refOf(body: Record<string, unknown>, credential?: Role, orderId?: string): OrderRef;
   lookup(ref: OrderRef, by?: 'orderId' | 'clientOid'): Promise<Reply>;
+  /**
+   * What a lookup's answer shows of the order. Only the API may say an order is absent: a success without it, or the
+   * document's not-found refusal; a throttle, a server error, a page that is not the API (Undecided) or a refusal
+   * for another reason (Inconclusive) is thrown, never read as "gone".
+   */
   read(r: Reply): Observed;
+  /** The statuses of the lookup's not-found refusal: the profile's refusalStatus.state where stated, else every reading's (U-NS-STATE-STATUS). */
+  notFoundStatuses: number[];
   /** Looks up until `done` holds or `withinMs` (default: the profile's settle time plus a margin) passes; the last record. */
   settle(ref: OrderRef, done: (o: Observed) => boolean, withinMs?: number): Promise<Observed>;
   /** cancel-order by orderId or clientOid, with what settings.orderIdentity says it needs beyond. */
@@ -167,6 +186,9 @@ export function ordersOf({ api, profile, target, writes }: OrdersContext): Order
   const closing = new Set<string>();
   const key = (ref: OrderRef) => `${ref.credential}:${ref.orderId ?? ref.clientOid}`;
   const rateLimited = settings.rateLimits === 'per-uid-and-ip';
+  // An order the account does not have is refused as a state refusal (U-NS-UNKNOWN-ORDER, U-NS-STATE-STATUS: 400 in one
+  // reading, 404 in the other): the profile's status where it states one, and 404 always, which says "not found".
+  const notFoundStatuses = stated('refusalStatus.state') ? [...new Set([settings.refusalStatus.state, 404])] : [...NOT_FOUND_READINGS];
   const send = async (credential: Role, r: Parameters<Client['send']>[0]) => {
     if (rateLimited) await paced(`${credential} ${r.method} ${r.path.split('?')[0]}`);
     // A throttle no check provoked decides nothing: asked again a second later, up to three times (a deployment may
@@ -183,6 +205,7 @@ export function ordersOf({ api, profile, target, writes }: OrdersContext): Order
     stated,
     roles,
     settleMs: settings.orderSettleMs + (live ? 3000 : 500),
+    notFoundStatuses,
     symbol: (category) => settings.markets.symbols[category],
     limit: (o) => ({
       category: o.category,
@@ -207,10 +230,14 @@ export function ordersOf({ api, profile, target, writes }: OrdersContext): Order
     place: async (body, o = {}) => {
       const credential = o.credential ?? 'trade';
       const reply = await send(credential, { method: 'POST', path: PLACE_PATH, json: body, label: o.label ?? `place ${describeBody(body)}` });
-      const orderId = isAccepted(reply) ? orderIdOf(reply) : undefined;
-      if (!isAccepted(reply) || body === null || typeof body !== 'object' || Array.isArray(body)) return { reply };
-      const ref = orders.refOf(body as Record<string, unknown>, credential, orderId);
+      const kind = answerKind(reply);
+      const asObject = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+      // A refusal or a throttle placed nothing.
+      if (kind === 'refused' || kind === 'throttled' || !asObject) return { reply };
+      const ref = orders.refOf(asObject, credential, kind === 'accepted' ? orderIdOf(reply) : undefined);
       // Whatever the check finds next, the order is cancelled when the test ends: by its id, else by its clientOid.
+      // A placement answered by a server error or a page that is not the API may have placed the order all the same:
+      // its cancel by clientOid is journalled too (a deployment that has no such order refuses it, and nothing is lost).
       if (ref.orderId !== undefined || ref.clientOid !== undefined) {
         writes.undo(PLACE, `cancel order ${ref.orderId ?? ref.clientOid}`, async () => {
           if (done.has(key(ref))) return;
@@ -224,7 +251,14 @@ export function ordersOf({ api, profile, target, writes }: OrdersContext): Order
           await send(credential, { method: 'POST', path: CLOSE_PATH, json: { category: ref.category, symbol: ref.symbol }, label: `undo: close ${ref.category} ${ref.symbol} positions` });
         });
       }
-      return { reply, ref };
+      return kind === 'accepted' ? { reply, ref } : { reply };
+    },
+    needOrder: async (body, why, o = {}) => {
+      const label = o.label ?? `place ${describeBody(body)}`;
+      const { reply, ref } = await orders.place(body, { ...o, label });
+      needAccepted(reply, label, { untested: true, why });
+      if (!ref?.orderId) throw new NotTested(`${label} was acknowledged without an orderId: ${why}`);
+      return { reply, ref: ref as OrderRef & { orderId: string } };
     },
     lookup: (ref, by = 'orderId') => {
       const id = by === 'orderId' ? ref.orderId : ref.clientOid;
@@ -232,8 +266,11 @@ export function ordersOf({ api, profile, target, writes }: OrdersContext): Order
       return send(ref.credential, { method: 'GET', path: `${settings.paths.orderInfo}?${query}`, label: `look up order ${id} by ${by}` });
     },
     read: (r) => {
-      const data = isAccepted(r) ? dataOf(r) : undefined;
-      if (!data) return { state: 'absent', status: undefined, reply: r };
+      const what = r.exchange.label ?? 'the order lookup';
+      const seen = readState(r, what, { absentIn: () => dataOf(r) === undefined, notFound: (x) => notFoundStatuses.includes(x.status) });
+      if (seen.state === 'unknown') throw new Inconclusive(`${seen.why}: what became of the order cannot be told`);
+      const data = dataOf(r);
+      if (seen.state === 'absent' || !data) return { state: 'absent', status: undefined, reply: r };
       const member = filledMembers.find((m) => data[m] !== undefined);
       return {
         state: stateOf(data.status, statuses),
@@ -257,7 +294,7 @@ export function ordersOf({ api, profile, target, writes }: OrdersContext): Order
     }),
     cancel: async (ref, by = 'orderId', label) => {
       const r = await send(ref.credential, { method: 'POST', path: CANCEL_PATH, json: orders.cancelBody(ref, by), label: label ?? `cancel order ${by === 'orderId' ? ref.orderId : ref.clientOid} by ${by}` });
-      if (isAccepted(r)) orders.finished(ref);
+      if (answerKind(r) === 'accepted') orders.finished(ref);
       return r;
     },
     finished: (ref) => {

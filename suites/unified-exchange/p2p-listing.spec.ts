@@ -6,23 +6,24 @@
  * reaches the end of both sides without it, twice a second apart, fails; one cut short by the page limit decides
  * nothing. The document has no operation that withdraws an advertisement: it stays, and the report lists it.
  */
-import { describeAnswer, isAccepted } from '../../harness/answers.ts';
+import { needAccepted } from '../../harness/answers.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import type { Reply } from '../../harness/http/client.ts';
-import { Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
+import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
 import { advertisement, findMember, idText, rowsOf } from './fund-requests.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
 import { askValid, sendPatiently } from './patient.ts';
 import { rolesOf, settingsOf } from './profile.ts';
 import { servedOp, withQuery } from './requests.ts';
 import { reqTags } from './tags.ts';
+import { guarded } from './guarded.ts';
 import { test } from './test.ts';
 
 const LISTED = 'U-P2P-LISTED';
 /** Pages walked per side before the walk gives up undecided (a live market may hold thousands). */
 const MAX_PAGES = 20;
 
-test('P2P listing: an advertisement one account publishes is listed to another', { tag: reqTags(LISTED) }, async ({ api, spec, profile, target, writes, identity, verify, notApplicable }, testInfo) => {
+test('P2P listing: an advertisement one account publishes is listed to another', { tag: reqTags(LISTED) }, async ({ api, spec, profile, target, writes, identity, verify, notApplicable, recorder }, testInfo) => guarded(recorder, testInfo, async () => {
   const s = settingsOf(profile);
   const roles = rolesOf(profile);
   const why = !roles.includes('trade')
@@ -46,7 +47,7 @@ test('P2P listing: an advertisement one account publishes is listed to another',
       const pageNum = s.p2p.firstPage + page;
       const query = { token, fiat: 'USD', side, pageNum, limit };
       last = await askValid(api, { method: 'GET', path: withQuery(servedOp(spec, 'listP2pAds').path, query), authenticate: true, credential: 'peer', label: `the ${side} advertisements of ${token} for USD, pageNum ${pageNum} of ${limit}, as another account sees them` }, s);
-      if (!isAccepted(last)) throw new Inconclusive(`the ${side} advertisements, pageNum ${pageNum}, were answered ${describeAnswer(last)} to the peer key`);
+      needAccepted(last, `the ${side} advertisements, pageNum ${pageNum}, asked with the peer key`);
       const rows = rowsOf(last.json, 'listP2pAds', s);
       if (rows.some((row) => Object.values(row).some((v) => idText(v) === advId))) return { found: true, ended: true, last };
       if (rows.length < limit) return { found: false, ended: true, last };
@@ -58,9 +59,11 @@ test('P2P listing: an advertisement one account publishes is listed to another',
   try {
     await verify(LISTED, async () => {
       const ad = advertisement(s, 'fixed');
-      const made = await sendPatiently(api, { method: 'POST', path: servedOp(spec, 'createP2pAd').path, json: ad, authenticate: true, credential: 'trade', label: `a fixed-price buy advertisement of ${token} for USD, to be listed` }, s);
-      const advId = isAccepted(made) ? idText(findMember((made.json as { data?: unknown } | undefined)?.data, 'advId')) : undefined;
-      if (!advId) throw new NotTested(`the advertisement was answered ${describeAnswer(made)}${isAccepted(made) ? ' without data.advId' : ''}: there is none to look for`);
+      const label = `a fixed-price buy advertisement of ${token} for USD, to be listed`;
+      const made = await sendPatiently(api, { method: 'POST', path: servedOp(spec, 'createP2pAd').path, json: ad, authenticate: true, credential: 'trade', label }, s);
+      needAccepted(made, label, { untested: true, why: 'there is no advertisement to look for' });
+      const advId = idText(findMember((made.json as { data?: unknown } | undefined)?.data, 'advId'));
+      if (!advId) throw new NotTested('the advertisement was accepted without data.advId: there is none to look for');
       const walked: Reply[] = [];
       for (let round = 1; round <= 2; round++) {
         // A listing may follow its publication by a moment: a second, then the walk again.
@@ -75,4 +78,4 @@ test('P2P listing: an advertisement one account publishes is listed to another',
   } finally {
     release();
   }
-});
+}));

@@ -10,10 +10,10 @@
  * that a list spans pages, and the sub-accounts just created must each be found once.
  */
 import type { RequirementId } from '../../generated/unified-exchange.ts';
-import { isAccepted } from '../../harness/answers.ts';
+import { isAccepted, needAccepted } from '../../harness/answers.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import type { Reply } from '../../harness/http/client.ts';
-import { Inconclusive, NotTested, RequirementViolation } from '../../harness/verdicts.ts';
+import { NotTested, RequirementViolation } from '../../harness/verdicts.ts';
 import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
 import { findMember, idText, minimumEarnProduct, pairTransfer, reverseTransfer, rowsOf } from './fund-requests.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
@@ -24,6 +24,7 @@ import { freshSubName, orderIdOf, servedOp, withQuery, type Settings } from './r
 import { announce } from './fund-undo.ts';
 import { uxScope } from './scope.ts';
 import { reqTags } from './tags.ts';
+import { guarded } from './guarded.ts';
 import { test } from './test.ts';
 
 /** The page size of a walk: small enough that a few records span pages. */
@@ -65,7 +66,7 @@ test.describe('paged lists', () => {
   test(
     'paged lists: walked two records a page, each record once, the same records as one page holding them all',
     { tag: reqTags(...LISTINGS({ markets: { coins: { quote: 'USDT' } } } as Settings).map((l) => l.requirement)) },
-    async ({ api, spec, profile, target, writes, identity, verify, notApplicable, notTested }, testInfo) => {
+    async ({ api, spec, profile, target, writes, identity, verify, notApplicable, notTested, recorder }, testInfo) => guarded(recorder, testInfo, async () => {
       const s = settingsOf(profile);
       const roles = rolesOf(profile);
       const scope = uxScope(s, { writes: profile.writes && writes.allowed, roles });
@@ -182,7 +183,7 @@ test.describe('paged lists', () => {
       async function onePage(l: Listing): Promise<{ rows: Array<Record<string, unknown>>; reply: Reply }> {
         const max = s.paging.maxLimit;
         const reply = await get(l, l.operationId === 'listP2pAds' ? { pageNum: s.p2p.firstPage, limit: max } : { limit: max }, `${l.what}, one page of ${max}`);
-        if (!isAccepted(reply)) throw new Inconclusive(`${l.what} in one page of ${max} were answered ${reply.status}`);
+        needAccepted(reply, `${l.what} in one page of ${max}`);
         const rows = rowsOf(reply.json, l.operationId, s);
         if (rows.length >= max) throw new NotTested(`${l.what} fill a page of ${max}: no page holds them all to compare with`);
         return { rows, reply };
@@ -201,7 +202,7 @@ test.describe('paged lists', () => {
           const pageNum = s.p2p.firstPage + page - 1;
           const where = byPageNum ? `pageNum ${pageNum}` : `page ${page}${cursor ? ` after ${cursor}` : ''}`;
           const reply = await get(l, byPageNum ? { pageNum, limit: SMALL } : { limit: SMALL, cursor }, `${l.what}, ${where} of ${SMALL}`);
-          if (!isAccepted(reply)) throw new Inconclusive(`${l.what}, ${byPageNum ? `pageNum ${pageNum}` : `page ${page}`}, was answered ${reply.status}`);
+          needAccepted(reply, `${l.what}, ${byPageNum ? `pageNum ${pageNum}` : `page ${page}`}`);
           const rows = pageRows(l, reply, page);
           out.replies.push(reply);
           out.pages = page;
@@ -231,6 +232,6 @@ test.describe('paged lists', () => {
         }
         throw new NotTested(`${l.what}: the last record carries none of ${l.ids.join(', ')}, which a last-id cursor would carry`);
       }
-    },
+    }),
   );
 });

@@ -5,8 +5,8 @@
  * beside its control: the same request, correctly signed with a key the operation serves, accepted.
  */
 import { randomBytes } from 'node:crypto';
-import { deviation, Inconclusive, NotTested } from '../../harness/verdicts.ts';
-import { isAccepted, isRefused, isThrottled, mustBeRefused, describeAnswer } from '../../harness/answers.ts';
+import { deviation, NotTested } from '../../harness/verdicts.ts';
+import { accepted, answerKind, describeAnswer, mustBeRefused, needAccepted } from '../../harness/answers.ts';
 import { specRequest } from '../../harness/generic/define.ts';
 import type { Reply, RequestSpec } from '../../harness/http/client.ts';
 import { test } from './test.ts';
@@ -17,6 +17,7 @@ import { sendPatiently, withBrokerRate } from './patient.ts';
 import { settingsOf, stated, rolesOf } from './profile.ts';
 import { cancelRequest, farOrder, freshClientOid, lookupRequest, orderIdOf, placeRequest, readQuery, servedOp, withQuery } from './requests.ts';
 import { uxScope } from './scope.ts';
+import { guarded } from './guarded.ts';
 
 const made = (what: string) => `conformance${what}${randomBytes(6).toString('hex')}`;
 const INFO = '/api/v3/account/info';
@@ -30,11 +31,10 @@ test.describe('credentials', () => {
         if (!('request' in prepared)) continue;
         const bare: RequestSpec = { ...prepared.request, authenticate: false, label: `${op.key} without credentials` };
         const r = await sendPatiently(api, bare, s);
-        if (isAccepted(r)) continue;
-        if (isThrottled(r)) throw new Inconclusive(`${op.key} without credentials was throttled (429)`);
+        if (accepted(r, `${op.key} without credentials`)) continue;
         // The same request signed: if it is refused too, the refusal is about the request (a symbol), not the credentials.
         const signed = await sendPatiently(api, { ...prepared.request, authenticate: true, label: `${op.key}, signed: is the refusal about credentials?` }, s);
-        if (!isAccepted(signed)) throw new Inconclusive(`${op.key} was refused without credentials (${r.status}) and signed too (${describeAnswer(signed)}): the request itself is refused`);
+        needAccepted(signed, `${op.key}, refused without credentials (${r.status}), and signed too,`, { why: 'the request itself is refused, not its lack of credentials' });
         throw deviation(`${op.key} was answered ${describeAnswer(r)} without credentials, and accepted signed`, 'a success without any credential');
       }
     });
@@ -111,7 +111,7 @@ test.describe('credentials', () => {
     });
   });
 
-  test('a correctly signed request with a stale timestamp', { tag: reqTags('U-AUTH-TIMESTAMP-STALE') }, async ({ api, secrets, profile, verify, advise, notTested, reading }) => {
+  test('a correctly signed request with a stale timestamp', { tag: reqTags('U-AUTH-TIMESTAMP-STALE') }, async ({ api, secrets, profile, verify, advise, reading, recorder }, testInfo) => guarded(recorder, testInfo, async () => {
     const window = settingsOf(profile).signing.timestampWindowMs;
     const id = 'U-AUTH-TIMESTAMP-STALE';
     if (stated(profile, 'signing.timestampWindowMs') && window === 0) {
@@ -135,12 +135,15 @@ test.describe('credentials', () => {
     }
     // Unstated, one reading of U-NS-TIMESTAMP-WINDOW takes any time: an hour-old signature accepted is a risk, not a failure.
     const { r, control } = await send(3600_000);
-    if (isAccepted(r)) {
+    if (accepted(r, `GET ${INFO} signed an hour ago`)) {
       reading('U-NS-TIMESTAMP-WINDOW', 'unchecked');
       advise(id, `a request signed an hour ago was accepted (${r.status}): a captured request can be replayed; state the window in settings.signing.timestampWindowMs if the deployment has one`);
-    } else if (isRefused(r) && isAccepted(control)) advise(id, undefined);
-    else notTested(id, `the hour-old request was answered ${describeAnswer(r)} and its control ${describeAnswer(control)}: nothing to judge`);
-  });
+      return;
+    }
+    // Refused: no risk, where the same request signed now is accepted (otherwise the refusal says nothing).
+    needAccepted(control, `GET ${INFO} signed now (the control of the hour-old one, refused ${r.status})`);
+    advise(id, undefined);
+  }));
 });
 
 test.describe('permissions', () => {
@@ -175,7 +178,7 @@ test.describe('permissions', () => {
         cancelAtEnd({ clientOid: spare.clientOid });
         const spareId = orderIdOf((await sendPatiently(api, { ...placeRequest(spec, spare, 'trade'), label: 'the trade key places a second far order, for the control of the cancel' }, s)).json);
         const byReadCancel = await sendPatiently(api, { ...cancelRequest(spec, s, { orderId }, 'read'), label: "the read key cancels the trade key's order" }, s);
-        if (isRefused(byReadCancel)) {
+        if (answerKind(byReadCancel) === 'refused') {
           if (s.orderSettleMs) await new Promise((r) => setTimeout(r, s.orderSettleMs));
           lookup = await api.send({ ...lookupRequest(spec, s, orderId), label: 'is the order still open?' });
           cancelRefused = true;
@@ -187,7 +190,7 @@ test.describe('permissions', () => {
     );
     await verify('U-AUTH-PERMISSION-NO-EFFECT', async () => {
       if (!cancelRefused || !lookup) throw new NotTested("the read key's cancel was not refused: no refused write to look behind");
-      if (!isAccepted(lookup)) throw new Inconclusive(`the order lookup was answered ${describeAnswer(lookup)}: whether the order is still open cannot be told`);
+      needAccepted(lookup, 'the order lookup', { why: 'whether the order is still open cannot be told' });
       const status = (lookup.json as { data?: { status?: unknown } } | undefined)?.data?.status;
       const open = ['live', ...s.orderRecord.statuses.open];
       if (typeof status !== 'string' || !open.includes(status)) throw deviation(`after a refused cancel-order with a read key, the order shows status ${JSON.stringify(status)}`, `an open status (${open.join(', ')})`, [lookup.exchange]);

@@ -20,3 +20,9 @@ export const flatEarnProducts = (profile: Pick<Profile, 'interfaces' | 'stated'>
   stated(profile, 'earn.products') ? settingsOf(profile).earn.products === 'flat' : undefined;
 /** The key roles the profile names. */
 export const rolesOf = (profile: Pick<Profile, 'interfaces'>): string[] => Object.keys(entryOf(profile)?.credentials ?? {});
+/**
+ * Whether only the harness moves the accounts' funds while it runs (settings.exclusiveAccounts): as the profile states;
+ * unstated, the embedded reference's accounts are (the harness made their keys for the run), a live target's are not.
+ */
+export const exclusiveAccounts = (profile: Pick<Profile, 'interfaces' | 'stated'>, reference: boolean): boolean =>
+  stated(profile, 'exclusiveAccounts') ? settingsOf(profile).exclusiveAccounts : reference;

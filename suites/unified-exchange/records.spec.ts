@@ -16,9 +16,8 @@
  * earn-redemption.spec.ts.)
  */
 import type { RequirementId } from '../../generated/unified-exchange.ts';
-import { isAccepted } from '../../harness/answers.ts';
+import { isAccepted, needAccepted } from '../../harness/answers.ts';
 import { fitTimeout } from '../../harness/budget.ts';
-import { Inconclusive } from '../../harness/verdicts.ts';
 import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
 import { idText, loan, rowsOf } from './fund-requests.ts';
 import { FUNDS_LEASE, takeLease } from './leases.ts';
@@ -29,6 +28,7 @@ import { freshSubName, orderIdOf, recentWindow, servedOp, withQuery } from './re
 import { uxScope } from './scope.ts';
 import { announce, type Announced } from './fund-undo.ts';
 import { reqTags } from './tags.ts';
+import { guarded } from './guarded.ts';
 import { test } from './test.ts';
 
 const DAY = 24 * 3600_000;
@@ -46,7 +46,7 @@ test.describe('records by range and filter', () => {
   test(
     'records: two ranges that do not meet, or two values of one filter, share no record',
     { tag: reqTags('U-RECORDS-IN-RANGE', 'U-RECORDS-FILTERED') },
-    async ({ api, spec, profile, target, writes, identity, verify, notApplicable, note }, testInfo) => {
+    async ({ api, spec, profile, target, writes, identity, verify, notApplicable, note, recorder }, testInfo) => guarded(recorder, testInfo, async () => {
       const s = settingsOf(profile);
       const roles = rolesOf(profile);
       const reader: KeyRole | undefined = roles.includes('trade') ? 'trade' : roles.includes('read') ? 'read' : undefined;
@@ -60,7 +60,7 @@ test.describe('records by range and filter', () => {
       const path = (operationId: string) => servedOp(spec, operationId).path;
       const ask = async (q: Question): Promise<Asked> => {
         const reply = await askValid(api, { method: 'GET', path: withQuery(path(q.operationId), q.query), authenticate: true, credential: q.credential, label: q.what }, s);
-        if (!isAccepted(reply)) throw new Inconclusive(`${q.what} were answered ${reply.status}`);
+        needAccepted(reply, q.what);
         return { what: q.what, reply, operationId: q.operationId };
       };
       const compare = async (id: RequirementId, questions: Question[], seen: (o: string) => void) => {
@@ -135,6 +135,6 @@ test.describe('records by range and filter', () => {
           release();
         }
       }, { needs: [HELD] });
-    },
+    }),
   );
 });

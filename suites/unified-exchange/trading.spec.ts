@@ -7,15 +7,17 @@
  */
 import fc from 'fast-check';
 import type { RequirementId } from '../../generated/unified-exchange.ts';
-import { isAccepted, isRefused } from '../../harness/answers.ts';
+import { answerKind, isAccepted, isRefused } from '../../harness/answers.ts';
 import { fitTimeout } from '../../harness/budget.ts';
 import type { OrderView, Side } from '../../harness/models/limit-book.ts';
 import { depthFactor } from '../../harness/options.ts';
 import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
-import type { Client } from '../../harness/http/client.ts';
+import { TargetError, type Client } from '../../harness/http/client.ts';
 import { UnifiedBook, type Stp, type Tif } from './model.ts';
 import { levelPrices } from './market.ts';
 import { LEASE_WAIT_MS, ordersOf, prepare, reqTags, times, type Observed, type OrderRef, type Orders, type Role } from './orders.ts';
+import { decidesNothing } from './undecided.ts';
+import { guarded } from './guarded.ts';
 import { test } from './test.ts';
 
 const RULES: RequirementId[] = [
@@ -94,7 +96,7 @@ interface Placed {
 }
 
 test.describe('time in force, post-only and self-trade prevention', () => {
-  test('orders of two accounts crossing on a market nobody else trades: fills, rests and cancels as the book predicts, post-only never takes, stpMode never trades with the account itself', { tag: reqTags(...RULES) }, async ({ api, profile, target, writes, identity, property, notApplicable, recorder, reading, note }, testInfo) => {
+  test('orders of two accounts crossing on a market nobody else trades: fills, rests and cancels as the book predicts, post-only never takes, stpMode never trades with the account itself', { tag: reqTags(...RULES) }, async ({ api, profile, target, writes, identity, property, notApplicable, recorder, reading, note }, testInfo) => guarded(recorder, testInfo, async () => {
     const orders = ordersOf({ api, profile, target, writes });
     fitTimeout(testInfo, { requests: CASES * depthFactor() * REQUESTS_PER_CASE, waitMs: LEASE_WAIT_MS }, profile, orders.live);
     const crossing = target.reference || orders.settings.crossingOrders;
@@ -141,6 +143,17 @@ test.describe('time in force, post-only and self-trade prevention', () => {
             const wouldMeet = p.kind === 'post-only-rejected' ? book.crossing(g.side, g.level).map((v) => v.order.id) : [];
             const label = `order ${i + 1}: ${owner} ${g.tif} ${g.side} ${g.lots} lot(s) at level ${g.level}${g.stp ? ` stpMode ${g.stp}` : ''}`;
             const { reply, ref } = await orders.place(body, { credential: owner, label, mayFill: true });
+            // A throttle, a server error, a page that is not the API: what became of the order is not known, and with
+            // it the book the rest of the case is judged against. The case ends undecided; after anything but a
+            // throttle (which placed nothing) an order the model does not know may rest, and the later cases cannot
+            // be judged either.
+            const nothing = decidesNothing(reply, label);
+            if (nothing) {
+              testingOf(gens).filter((id) => !skip.has(id)).forEach((id) => saw(id, nothing));
+              if (answerKind(reply) === 'throttled') return;
+              dirty = `${nothing}: an order the model does not know may rest on the book`;
+              return;
+            }
             if (p.kind === 'post-only-rejected') {
               // Cleared at the end of the case whatever it shows: a target that let it rest must not leave it on the book.
               if (ref?.orderId) strays.push({ ref: ref as Placed['ref'], lots: g.lots });
@@ -176,7 +189,7 @@ test.describe('time in force, post-only and self-trade prevention', () => {
         }
       },
     });
-  });
+  }));
 });
 
 /**
@@ -205,7 +218,7 @@ async function priceBand(orders: Orders, api: Client): Promise<string[] | string
  * Compares an order's record with the model's view; false when its fill cannot be read (the book is then no longer
  * known: a fok partly filled would shift every later match, so the case ends rather than blame the next order).
  */
-async function judge(orders: Orders, e: Placed, when: string, saw: (id: string) => void, skip: ReadonlySet<string>, rule: RequirementId = e.rule): Promise<boolean> {
+async function judge(orders: Orders, e: Placed, when: string, saw: Saw, skip: ReadonlySet<string>, rule: RequirementId = e.rule): Promise<boolean> {
   const v = e.view;
   const agrees = (o: Observed) => {
     if (o.filled !== undefined && o.filled !== v.filled) return false;
@@ -214,7 +227,8 @@ async function judge(orders: Orders, e: Placed, when: string, saw: (id: string) 
     // A remainder cancelled after a partial fill may show as filled where the statuses are not stated; nothing filled, cancelled.
     return o.state === 'cancelled' || (v.filled > 0 && o.state === 'filled');
   };
-  const o = await orders.settle(e.ref, agrees);
+  const o = await settled(orders, e.ref, agrees, rule, saw);
+  if (!o) return false;
   // Filled in full as the book says, yet shown open: what was filled is right (the time in force held), the status is not.
   if (v.state === 'filled' && o.state === 'open' && o.filled === v.filled) {
     if (skip.has('U-ORDER-STATUS-CLOSED')) return false;
@@ -245,23 +259,44 @@ async function judge(orders: Orders, e: Placed, when: string, saw: (id: string) 
  * and nothing resting (U-NS-POST-ONLY-REJECTION); one form only where the profile states it (settings.postOnlyTaker).
  * That it never traded shows again when the makers it would have met are looked up at the end of the case.
  */
-async function postOnlyRejected(orders: Orders, reply: Awaited<ReturnType<Orders['place']>>['reply'], ref: OrderRef | undefined, stated: 'refused' | 'cancelled' | undefined, saw: (id: string) => void, reading: (point: string, r: string | undefined, detail?: string) => void): Promise<void> {
+async function postOnlyRejected(orders: Orders, reply: Awaited<ReturnType<Orders['place']>>['reply'], ref: OrderRef | undefined, stated: 'refused' | 'cancelled' | undefined, saw: Saw, reading: (point: string, r: string | undefined, detail?: string) => void): Promise<void> {
   if (isRefused(reply)) {
     reading('U-NS-POST-ONLY-REJECTION', 'refused');
     if (stated === 'cancelled') throw new RequirementViolation('U-TIF-POST-ONLY', `a post_only order that would take was refused (${reply.status}), though the profile states it is accepted and cancelled`, 'accepted, then cancelled with nothing filled (settings.postOnlyTaker: cancelled)', [reply.exchange]);
     saw('U-TIF-POST-ONLY');
     return;
   }
-  if (!isAccepted(reply) || !ref?.orderId) throw new RequirementViolation('U-TIF-POST-ONLY', `a post_only order that would take was answered ${reply.status} ${reply.text.slice(0, 160)}`, 'refused, or accepted with an orderId and cancelled at once', [reply.exchange]);
+  // Accepted (what decided nothing ended the case before): it must carry its orderId, to be seen cancelled.
+  if (!ref?.orderId) throw new RequirementViolation('U-TIF-POST-ONLY', `a post_only order that would take was accepted without an orderId: ${reply.text.slice(0, 160)}`, 'refused, or accepted with an orderId and cancelled at once', [reply.exchange]);
   if (stated === 'refused') throw new RequirementViolation('U-TIF-POST-ONLY', 'a post_only order that would take was accepted, though the profile states it is refused', 'refused (settings.postOnlyTaker: refused)', [reply.exchange]);
   reading('U-NS-POST-ONLY-REJECTION', 'accepted-then-cancelled');
   // Not found yet is not an outcome: in the asynchronous reading the order shows only after the settle time.
-  const o = await orders.settle(ref, (x) => x.state !== 'open' && x.state !== 'absent');
+  const o = await settled(orders, ref, (x) => x.state !== 'open' && x.state !== 'absent', 'U-TIF-POST-ONLY', saw);
+  if (!o) return;
   if (o.state !== 'cancelled' || (o.filled !== undefined && o.filled !== 0)) {
     throw new RequirementViolation('U-TIF-POST-ONLY', `a post_only order that would take, accepted as ${ref.orderId}, shows ${JSON.stringify(o.status)} with ${o.filled ?? 'an unstated number of'} lot(s) filled`, 'cancelled at once with nothing filled and nothing resting', [reply.exchange, o.reply.exchange]);
   }
   orders.finished(ref);
   if (o.filled !== undefined) saw('U-TIF-POST-ONLY');
+}
+
+/** What the property's cases say they saw: a requirement met, or reached but left undecided (`why`). */
+type Saw = (id: string, why?: string) => void;
+
+/**
+ * An order's record once it agrees with `done` (or the settle time is over); undefined when a lookup decided nothing
+ * (a throttle, a server error, a refusal that is not the document's not-found, no answer): the rule is then reached
+ * but undecided, and the case ends, never blaming the order for a lookup. An outage ends the property.
+ */
+async function settled(orders: Orders, ref: OrderRef, done: (o: Observed) => boolean, rule: RequirementId, saw: Saw): Promise<Observed | undefined> {
+  try {
+    return await orders.settle(ref, done);
+  } catch (e) {
+    if (e instanceof TargetError && e.kind === 'given-up') throw e;
+    if (!(e instanceof Inconclusive) && !(e instanceof TargetError)) throw e;
+    saw(rule, `order ${ref.orderId}'s lookup decided nothing: ${e.message}`);
+    return undefined;
+  }
 }
 
 /**

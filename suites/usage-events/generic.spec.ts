@@ -8,6 +8,7 @@ import { defineGenericChecks, specRequest, type GenericContext } from '../../har
 import { test } from './test.ts';
 import type { Operation } from '../../harness/spec/types.ts';
 import { isStated } from '../../harness/profile/load.ts';
+import { needAccepted } from '../../harness/answers.ts';
 import { freshCase, stretchesFor } from './events.ts';
 import { wire } from './model.ts';
 import { itemsOf } from './paging.ts';
@@ -23,12 +24,20 @@ defineGenericChecks(test, {
     const someEventId = async () => {
       if (listedId) return listedId;
       const r = await ctx.api.send({ method: 'GET', path: `/v1/events?${new URLSearchParams({ [settings.paging.limit]: '1' })}`, authenticate: true, label: 'an event to read by its id' });
+      // Only a list the API gave says there is no event to read; one refused or undecided says nothing of it.
+      needAccepted(r, 'the list of events (an id to read by)');
       const items = itemsOf(r.json, { paging: settings.paging, itemsStated: isStated(ctx.profile, 'usage-events', 'paging.items') });
       const id = Array.isArray(items) ? (items[0] as Record<string, unknown> | undefined)?.[settings.eventId] : undefined;
       listedId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
       return listedId;
     };
     return {
+      // What a deployment needs to know the organization is not shown (D-NS-ORGANIZATION-SCOPE): a refusal of a valid
+      // read of one event may rest on it, unless the profile states what the target needs (settings.extras).
+      refusalOpen: (op: Operation, reply) =>
+        op.key === 'GET /v1/events/{id}' && !isStated(ctx.profile, 'usage-events', 'extras')
+          ? `refused (${reply.status}), and what the target needs beside the token to know the organization is not shown (D-NS-ORGANIZATION-SCOPE): state it in settings.extras ({} for nothing more)`
+          : undefined,
       valid: async (op: Operation) => {
         if (op.key === 'POST /v1/events/ingest') return { request: { method: 'POST', path: '/v1/events/ingest', json: { events: [freshEvent()] }, authenticate: true } };
         if (op.key === 'GET /v1/events/statistics') {

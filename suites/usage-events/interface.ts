@@ -3,6 +3,7 @@ import { withHeaderUnlessGiven } from '../../harness/http/given-header.ts';
 import { defineSuite } from '../../harness/interface.ts';
 import { usageEvents } from '../../interfaces/usage-events/definition.ts';
 import { notTheApi } from '../../harness/probe.ts';
+import { showed } from '../../harness/answers.ts';
 import { usageScope } from './scope.ts';
 import { type UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 
@@ -20,7 +21,7 @@ export const suite = defineSuite(usageEvents, {
     return {
       request: { method: 'GET', path: `/v1/events?${new URLSearchParams({ external_customer_id: `${s.customers.externalPrefix}probe`, [s.paging.limit]: '1' })}`, authenticate: true, label: 'probe' },
       judge: (reply) => {
-        if (reply.status === 401 || reply.status === 403 || (s.refusalStatus !== undefined && reply.status === s.refusalStatus)) {
+        if (showed(reply, 401, 403, ...(s.refusalStatus === undefined ? [] : [s.refusalStatus]))) {
           return `${what} was answered ${reply.status}: the target refused the credential accessToken (environment variable ${credentialEnv.accessToken ?? '?'}); check its value`;
         }
         return notTheApi(reply, what);

@@ -8,7 +8,7 @@
 import { getAt } from '../../harness/json-pointer.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { Inconclusive, NotTested } from '../../harness/verdicts.ts';
-import { describeAnswer, isAccepted, isRefused } from '../../harness/answers.ts';
+import { refused } from '../../harness/answers.ts';
 import type { UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 
 export type PagingStyle = UsageEventsSettings['paging']['style'];
@@ -97,15 +97,15 @@ export async function readAllPages(fetch: (paging: Record<string, string>, n: nu
   for (let n = 1; n <= MAX_PAGES; n++) {
     const r = await fetch(params, n);
     replies.push(r);
-    if (isRefused(r) && n === 1 && askSize && !rules.sizeStated && style !== 'none') {
-      askSize = false;
-      params = firstParams();
-      continue;
-    }
-    if (!isAccepted(r)) {
-      // Refused: what the list needs may be what the profile does not state. Throttled, failing or not the API: the
-      // environment's trouble, and the list cannot be read to its end.
-      if (!isRefused(r)) throw new Inconclusive(`the list could not be read to its end: GET /v1/events answered ${describeAnswer(r)}`);
+    // Throttled, failing or not the API: the environment's trouble, and the list cannot be read to its end (thrown).
+    if (refused(r, `the list of events (page ${n})`)) {
+      // A page size the target refuses, where the profile does not state it: asked again without one.
+      if (n === 1 && askSize && !rules.sizeStated && style !== 'none') {
+        askSize = false;
+        params = firstParams();
+        continue;
+      }
+      // What the list needs may be what the profile does not state.
       throw new NotTested(`the list could not be read: GET /v1/events answered ${r.status} ${r.text.slice(0, 200)}; what the list needs may be what the profile does not state (settings.paging, settings.extras)`);
     }
     const found = itemsOf(r.json, rules) as Item[] | undefined;

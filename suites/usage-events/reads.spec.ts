@@ -3,8 +3,8 @@
  * target never gave out is refused.
  */
 import { randomUUID } from 'node:crypto';
-import { deviation, Inconclusive, NotTested } from '../../harness/verdicts.ts';
-import { isAccepted, isThrottled, mustBeRefused } from '../../harness/answers.ts';
+import { deviation, NotTested } from '../../harness/verdicts.ts';
+import { mustAccept, mustBeRefused } from '../../harness/answers.ts';
 import { eventOf } from './answers.ts';
 import { wire } from './model.ts';
 import { QueryableWatch, reqTags, seqOf, test } from './usage.ts';
@@ -27,8 +27,7 @@ test('GET /v1/events/{id}: a listed event by its id, and an unknown id refused',
     const id = listed?.[eventId];
     if (typeof id !== 'string' && typeof id !== 'number') throw deviation(`the listed event has no id in ${JSON.stringify(eventId)} (settings.eventId): ${JSON.stringify(listed).slice(0, 200)}`, 'an id to read it by');
     const one = await usage.get(String(id), 'the listed event by its id');
-    if (isThrottled(one)) throw new Inconclusive(`GET /v1/events/${id} was throttled (429)`);
-    if (!isAccepted(one)) throw deviation(`GET /v1/events/${id} of a listed event answered ${one.status} ${one.text.slice(0, 200)}`, 'the event');
+    mustAccept(one, `GET /v1/events/${id} of a listed event`, { expected: 'the event' });
     // The event itself, or wrapped in an envelope (D-NS-EVENT-ENVELOPE).
     const { event: got, reading: seen } = eventOf(one.json, eventId);
     if (seen) reading(seen.point, seen.reading);

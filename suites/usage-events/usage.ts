@@ -7,11 +7,11 @@ import type { RequirementId } from '../../generated/usage-events.ts';
 import { reqTags as tagsOf } from '../../harness/verdicts.ts';
 import { NotTested } from '../../harness/fixtures.ts';
 import { test as base } from './test.ts';
-import type { Reply } from '../../harness/http/client.ts';
+import { TargetError, type Reply } from '../../harness/http/client.ts';
 import { isStated } from '../../harness/profile/load.ts';
 import { eventually } from '../../harness/stateful.ts';
 import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
-import { answerKind, describeAnswer, isAccepted } from '../../harness/answers.ts';
+import { answerKind, describeAnswer, isAccepted, judged } from '../../harness/answers.ts';
 import { ingestMembers, type SeenReading } from './answers.ts';
 import { freshCase, stretchesFor, type FreshCase, type Stretches } from './events.ts';
 import { iso, wire, type Interval, type ListQuery, type ModelEvent, type Aggregation } from './model.ts';
@@ -204,7 +204,15 @@ export const test = base.extend<{ usage: Usage }>({
         return { reply, ok: isAccepted(reply), ...members, positionsStated: ingestNames.indexStated };
       },
       ingestNeeded: async (events, label) => {
-        const answer = await usage.ingest(events, label);
+        // Events a check needs are its stage, not what it judges: an ingest that got no answer leaves the check
+        // undecided (an outage, the target given up, stays what it is).
+        let answer: IngestAnswer;
+        try {
+          answer = await usage.ingest(events, label);
+        } catch (e) {
+          if (e instanceof TargetError && e.kind !== 'given-up') throw new Inconclusive(`events this check needs got no answer (${label}): ${e.message}`);
+          throw e;
+        }
         if (events.some((_, i) => !usage.took(answer, i))) throw usage.notTaken(answer);
         return answer;
       },
@@ -217,6 +225,8 @@ export const test = base.extend<{ usage: Usage }>({
           : new Inconclusive(`events this check needs were answered ${describeAnswer(answer.reply)}: it cannot judge anything without them`),
       confirmRefusal: async (events, label) => {
         const again = await usage.ingest(events, `${label} (the control: the refused valid events alone)`);
+        // A control that decides nothing (a throttle, a server error) leaves the refusal undecided (thrown).
+        judged(again.reply, `${label} (the control)`);
         if (again.ok && (again.indexes?.length ?? 0) === 0) return;
         if (!stated('timeBase')) throw new NotTested(`${refusedValid(again.reply)}, alone as in their batch: they may lie where the target takes no events`);
       },

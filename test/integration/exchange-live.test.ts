@@ -15,12 +15,27 @@ import { exchangeSessionEntry, type ExchangeSessionSettings } from '../../interf
 import { conformance, freshDir, readSummary, requirement, withStatus, startProxy, type Proxy, type Ran } from './helpers.ts';
 
 const PRIVATE_KEY = '1f2e3d4c5b6a79880716253443526170ffeeddccbbaa99887766554433221100';
+/** The title of the whitelist check, for --grep: the runs below judge it alone. */
+const WHITELIST_TEST = "IP whitelist is refused";
 
 function settings(): ExchangeSessionSettings {
   const s = Value.Default(exchangeSessionEntry().properties.settings, {}) as ExchangeSessionSettings;
   s.paths.command = '/trading-api/v2/command';
   s.paths.custody = '/trading-api/v1/wallets/limits/BTC';
   return s;
+}
+
+/**
+ * A reference as a live target (no proxy: the checks here count no request) with the pool's keys registered: one of
+ * each type, and an HMAC key whitelisted for an address the harness never sends from.
+ */
+async function deployment(o: { readings?: Record<string, string>; fault?: string } = {}): Promise<{ url: string; env: NodeJS.ProcessEnv; close(): Promise<void> }> {
+  const server = await start({ settings: settings(), reference: o.readings ? { readings: o.readings } : {}, secrets: {}, host: '127.0.0.1', port: 0, ...(o.fault ? { fault: o.fault } : {}) });
+  const hmac = await createKey(server.url, { type: 'HMAC' });
+  const ecdsa = await createKey(server.url, { type: 'ECDSA', publicKey: ecdsaP256PublicKey(PRIVATE_KEY, 'pem') });
+  const far = await createKey(server.url, { type: 'HMAC', whitelist: ['192.0.2.1'] });
+  const env = { TEST_EX_HMAC_KEY: hmac.publicKey, TEST_EX_HMAC_SECRET: hmac.secret, TEST_EX_ECDSA_KEY: PRIVATE_KEY, TEST_EX_ECDSA_METADATA: ecdsa.metadata, TEST_EX_FAR_KEY: far.publicKey, TEST_EX_FAR_SECRET: far.secret };
+  return { url: server.url, env, close: () => server.close() };
 }
 
 async function createKey(url: string, body: Record<string, unknown>): Promise<Record<string, string>> {
@@ -127,11 +142,57 @@ describe('exchange-session against a live target with a key pool', () => {
     });
   });
 
+  test('a whitelist-excluded key whose secret is wrong leaves A-LOGIN-WHITELIST inconclusive, never passed: its refusal is answered as a wrong signature is', async () => {
+    // Our mistake in the profile, not the target enforcing the whitelist (issue 43).
+    const run = await conformance(['--target', profile('exchange-far-key-wrong', proxy.url, false), '--interfaces', 'exchange-session', '--grep', WHITELIST_TEST, '--seed', '11'], { ...env, TEST_EX_FAR_SECRET: 'not-the-far-key-secret' });
+    const r = requirement(readSummary(run.reports), 'A-LOGIN-WHITELIST');
+    assert.equal(r.status, 'inconclusive', run.out.slice(-2000));
+    assert.match(r.message ?? '', /secret nobody has/);
+    assert.equal(run.code, 2, run.out.slice(-2000));
+  });
+
   test('a wrong value in any key of the pool ends the run before any check, naming the key', async () => {
     // The pool's second key (ECDSA) with a private key the target never registered: our mistake, not the vendor's.
     const run = await conformance(['--target', profile('exchange-wrong-pool-key', proxy.url, false), '--interfaces', 'exchange-session', '--seed', '11'], { ...env, TEST_EX_ECDSA_KEY: 'aa'.repeat(32) });
     assert.equal(run.code, 2, run.out);
     assert.match(run.out, /cannot run: .*key2/);
     assert.doesNotMatch(run.out, /FAIL/);
+  });
+});
+
+/**
+ * A-LOGIN-WHITELIST against a live target: the harness cannot log in from inside the excluded key's whitelist, so the
+ * key's refusal counts only where the target answers it otherwise than the same login signed with a secret nobody has
+ * (the document shows no error codes). The default reading (403 outside the whitelist, 401 for a bad signature, the
+ * signature checked first) passes in the read-only run above.
+ */
+describe('exchange-session: a whitelist-excluded key\'s refusal counts only where it is told from a wrong signature', () => {
+  const judged = async (name: string, o: Parameters<typeof deployment>[0]) => {
+    const d = await deployment(o);
+    try {
+      const run = await conformance(['--target', profile(name, d.url, false), '--interfaces', 'exchange-session', '--grep', WHITELIST_TEST, '--seed', '11'], d.env);
+      return { run, r: requirement(readSummary(run.reports), 'A-LOGIN-WHITELIST') };
+    } finally {
+      await d.close();
+    }
+  };
+
+  test('every refused login answered 401 alike: inconclusive, saying the target answers both refusals alike', async () => {
+    const { run, r } = await judged('exchange-refusals-alike', { readings: { 'A-NS-LOGIN-REFUSAL-STATUS': 'all-unauthorized' } });
+    assert.equal(r.status, 'inconclusive', run.out.slice(-2000));
+    assert.match(r.message ?? '', /answers them alike/);
+    assert.equal(run.code, 2);
+  });
+
+  test('the whitelist checked before the signature: a refusal for the address whatever the secret, inconclusive', async () => {
+    const { run, r } = await judged('exchange-whitelist-first', { readings: { 'A-NS-LOGIN-CHECK-ORDER': 'whitelist-first' } });
+    assert.equal(r.status, 'inconclusive', run.out.slice(-2000));
+    assert.equal(run.code, 2);
+  });
+
+  test('a whitelist never enforced: the excluded key logs in, and the rule fails', async () => {
+    const { run, r } = await judged('exchange-whitelist-unenforced', { fault: 'whitelist-unenforced' });
+    assert.equal(r.status, 'failed', run.out.slice(-2000));
+    assert.equal(run.code, 1);
   });
 });

@@ -36,13 +36,13 @@ interface Recorded {
   status: number;
 }
 
-function profile(name: string, baseUrl: string): string {
+function profile(name: string, baseUrl: string, writes = false): string {
   const file = path.join(freshDir('profile'), `${name}.yaml`);
   writeFileSync(
     file,
     [
       `name: ${name}`,
-      'writes: false',
+      `writes: ${writes}`,
       'requestTimeoutMs: 3000',
       'interfaces:',
       '  usage-events:',
@@ -148,5 +148,57 @@ describe('usage-events: a profile without writes, against a recording server, in
     assert.ok(line, listed.out);
     assert.match(line, /: not as a write: the profile does not allow writes: .*only requests that must be refused are sent/);
     assert.equal(recorded.length, before, '--list sent nothing');
+  });
+});
+
+/**
+ * Ingesting bills customers: where the answer leaves unknown whether an ingest was taken (a gateway's 503 after the
+ * backend took it, a connection reset before the answer came back), the report's list of ingests claims neither way.
+ */
+describe('usage-events: an ingest taken behind a 503 or a reset is listed, of unknown effect, never as not taken', () => {
+  let reference: { url: string; close(): Promise<void> };
+  let proxy: Proxy;
+  const recorded: Recorded[] = [];
+  let run: Ran;
+
+  before(async () => {
+    const settings = Value.Default(usageEventsEntry().properties.settings, { meters: METERS }) as UsageEventsSettings;
+    reference = await start({ settings, reference: { queryableAfterMs: 30 }, secrets: { accessToken: TOKEN }, host: '127.0.0.1', port: 0 });
+    let taken = 0;
+    proxy = await startProxy(reference.url, async (req, forward) => {
+      const events = req.path.split('?')[0] === INGEST ? eventsIn(req.body) : undefined;
+      const authorized = req.headers.authorization === `Bearer ${TOKEN}`;
+      // The backend takes every request; an authenticated batch's answer is then lost: the first to a reset, the
+      // others to a balancer's 503 page.
+      const answer = await forward();
+      const lost = req.method === 'POST' && authorized && (events ?? 0) > 0;
+      recorded.push({ method: req.method, path: req.path, authorized, events, status: lost ? (taken === 0 ? 0 : 503) : answer.status });
+      if (!lost) return answer;
+      return taken++ === 0 ? 'drop' : { status: 503, headers: { 'content-type': 'text/html' }, body: '<html><body>503 Service Unavailable</body></html>' };
+    });
+    run = await conformance(['--target', profile('usage-ingest-lost', proxy.url, true), '--interfaces', 'usage-events', '--grep', 'bearer token', '--seed', '7'], env, 60_000);
+  }, { timeout: 70_000 });
+
+  after(async () => {
+    await proxy?.close();
+    await reference?.close();
+  });
+
+  test('the batches whose answers were lost were taken: the reference holds their events', async () => {
+    const lost = recorded.filter((r) => r.method === 'POST' && r.authorized && (r.events ?? 0) > 0);
+    assert.ok(lost.length >= 2, `a reset and a 503 (${JSON.stringify(recorded)})`);
+    assert.ok((await stored(reference.url)).length >= lost.length, 'the events of the lost answers are stored');
+  });
+
+  test('the summary lists every ingest sent, the lost ones of unknown effect, none claimed taken or refused', () => {
+    const s = readSummary(run.reports);
+    const ingests = recorded.filter((r) => r.method === 'POST' && r.path.split('?')[0] === INGEST);
+    const listed = s.writes.filter((w) => w.operation === 'POST /v1/events/ingest');
+    assert.equal(listed.length, ingests.length, `${JSON.stringify(listed)} for ${JSON.stringify(ingests)}`);
+    const lost = ingests.filter((r) => r.authorized && (r.events ?? 0) > 0).length;
+    assert.equal(listed.filter((w) => w.outcome === 'other').length, lost, JSON.stringify(listed));
+    assert.deepEqual(listed.filter((w) => w.outcome === undefined), [], 'no ingest is claimed taken');
+    // What the lost answers were to judge is undecided, never passed nor failed.
+    assert.ok(!['passed', 'failed'].includes(requirement(s, 'D-AUTH').status), run.out.slice(-2000));
   });
 });

@@ -37,6 +37,8 @@ test('an acceptance breaks a refusal rule; a throttle, a server error or a redir
   assert.throws(() => mustBeRefused('X-RULE', reply(500), 'without a token', { control: reply(200) }), undecidedBy('server-error'));
   assert.throws(() => mustBeRefused('X-RULE', reply(302), 'without a token', { control: reply(200) }), undecidedBy('not-the-api'));
   assert.throws(() => mustBeRefused('X-RULE', reply(400), 'without a token', { control: reply(200), status: 401 }), RequirementViolation);
+  // Another status beside a refused control is no wrong status of this rule's refusal: it may be another refusal.
+  assert.throws(() => mustBeRefused('X-RULE', reply(403), 'without a token', { control: reply(403), status: 401 }), (e) => e instanceof Inconclusive && !(e instanceof RequirementViolation));
 });
 
 test('every helper throws what decides nothing before it reads a status', () => {
@@ -65,4 +67,9 @@ test('a state read is absent only on a 2xx saying so or on the document\'s own n
   assert.deepEqual(readState(reply(200), 'the order', { absentIn: () => true }), { state: 'absent' });
   assert.deepEqual(readState(reply(400), 'the order', { notFound: (r) => r.status === 400 }), { state: 'absent' });
   assert.equal(readState(reply(403), 'the order', { notFound: (r) => r.status === 400 }).state, 'unknown');
+});
+
+test('a refusal of another status than the stated one breaks the rule only beside an accepted control', () => {
+  assert.throws(() => mustBeRefused('X-RULE', reply(403), 'without a token', { control: reply(400), status: 401 }), (e) => e instanceof Inconclusive && !(e instanceof RequirementViolation));
+  assert.throws(() => mustBeRefused('X-RULE', reply(403), 'without a token', { control: reply(200), status: 401 }), RequirementViolation);
 });

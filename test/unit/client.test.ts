@@ -183,6 +183,15 @@ test('every 2xx to an operation the spec marks as a write is reported, whoever s
   assert.deepEqual(written, ['POST /v2/log']);
 });
 
+test('a write that got no answer, or one neither accepted nor refused, is reported with what is known of it: its effect is unknown', async () => {
+  const url = await serve((req, res) => (req.url === '/v2/log' && req.headers['x-drop'] ? req.socket.destroy() : res.writeHead(503, { 'content-type': 'text/html' }).end('<html>down</html>')));
+  const written: string[] = [];
+  const c = new Client({ interfaceName: 'game-bridge', baseUrl: url, spec: loadSpec('game-bridge'), secrets: new Secrets(), timeoutMs: 2000, live: false, requestsPerSecond: 0, onWrite: (op, _ex, kind) => written.push(`${op.key} ${kind}`) });
+  await assert.rejects(c.send({ method: 'POST', path: '/v2/log', json: { message: 'x' }, headers: { 'x-drop': '1' } }), (e: unknown) => e instanceof TargetError);
+  await c.send({ method: 'POST', path: '/v2/log', json: { message: 'x' } });
+  assert.deepEqual(written, ['POST /v2/log no-answer', 'POST /v2/log server-error']);
+});
+
 test('an exception of the harness after the answer arrived (recording, validation) is a harness error with its stack, never a target error', async () => {
   const url = await serve((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}'));
   const c = new Client({

@@ -96,6 +96,9 @@ test('writes are grouped by operation, and one accepted although writes are forb
   const html = renderHtml(summaryOf(mixed, false, { writes }));
   assert.match(html, /data-write="game-bridge POST \/v2\/log"><td><code>game-bridge POST \/v2\/log<\/code><\/td><td>3 \(2 accepted, 1 refused\)<\/td>/);
   assert.match(html, /1 accepted although writes are forbidden/);
+  // A write answered neither way (a 5xx, a 429, no answer) claims neither: its effect is unknown.
+  const unknown = renderHtml(summaryOf(mixed, false, { writes: [...writes, { interfaceName: 'game-bridge', operation: 'POST /v2/log', what: 'one console line', outcome: 'other' as const }] }));
+  assert.match(unknown, /4 \(2 accepted, 1 refused, 1 of unknown effect/);
 });
 
 test('the per-requirement JUnit file fails exactly what the exit code counts; a should of a non-strict run is skipped', () => {

@@ -13,13 +13,17 @@ import { createAd, listAds } from './p2p.ts';
 import { FundsStore } from './state.ts';
 import { createBrokerSub, createSubAccount, listBrokerSubs, listSubAccounts } from './subaccounts.ts';
 import { depositAddress, depositRecords, withdraw, withdrawalRecords } from './withdrawals.ts';
+import { anotherClientMoves } from './other-client.ts';
 
 export function createFunds(options: PartOptions): Part {
   const store = new FundsStore(options);
   const o = options;
   return {
     operations: {
-      getAccountAssets: ({ caller }) => accountAssets(o, store, caller),
+      getAccountAssets: ({ caller }) => {
+        if (o.fault('other-client-moves-funds')) anotherClientMoves(o, store, caller);
+        return accountAssets(o, store, caller);
+      },
       getFundingAssets: ({ caller, params }) => fundingAssets(o, store, caller, params),
       getAccountInfo: ({ caller }) => accountInfo(o, caller),
       getAccountSettings: ({ caller }) => accountSettings(o, store, caller),

@@ -26,6 +26,8 @@ export interface CountdownOptions {
 export class Countdown {
   private readonly armed = new Map<string, Armed>();
   private sweeper?: NodeJS.Timeout;
+  /** The deadline of the first timer ever armed here (a seeded fault throttles lookups once it has passed). */
+  private firstDeadline?: number;
 
   constructor(private readonly options: CountdownOptions) {}
 
@@ -33,6 +35,7 @@ export class Countdown {
   arm(scope: string, uid: string, seconds: number): number {
     this.disarm(scope);
     const deadline = this.options.now() + seconds * 1000;
+    this.firstDeadline ??= deadline;
     const entry: Armed = { uid, deadline };
     this.armed.set(scope, entry);
     if (this.options.timing === 'at-deadline') {
@@ -40,6 +43,11 @@ export class Countdown {
       entry.timer.unref();
     } else this.startSweeping();
     return deadline;
+  }
+
+  /** Whether the first deadline of any timer armed here has passed, refreshed, disarmed or fired as it may be since. */
+  firstDeadlinePassed(): boolean {
+    return this.firstDeadline !== undefined && this.options.now() >= this.firstDeadline;
   }
 
   /** The deadline of the scope's armed timer, if any (the refresh-ignored fault keeps it). */

@@ -19,6 +19,7 @@ import { symbolsOf } from './markets.ts';
 import { batchModifyOrders } from './modify.ts';
 import { placeOrder } from './place.ts';
 import { Settler } from './settle.ts';
+import { withBlanketFaults } from './blanket.ts';
 
 export { symbolsOf } from './markets.ts';
 
@@ -33,7 +34,7 @@ export function createTrading(options: PartOptions): Part & MarketView {
   const countdown = new Countdown({
     now: options.now,
     timing: reading('U-NS-COUNTDOWN-TIMING') === 'periodic-sweep' ? 'periodic-sweep' : 'at-deadline',
-    neverFires: on('countdown-never-fires'),
+    neverFires: on('countdown-never-fires') || on('countdown-never-fires-lookups-throttled'),
     expire: (uid) => {
       settle.drain(); // what was acknowledged before the deadline is on the book before it is swept
       x.cancelAll(uid);
@@ -48,7 +49,7 @@ export function createTrading(options: PartOptions): Part & MarketView {
    */
   const placeRefusedAnyway = (params: unknown, caller: OperationRequest['caller']) => {
     const clientOid = (params as { clientOid?: unknown } | undefined)?.clientOid;
-    if (!on('refused-order-placed') || typeof clientOid !== 'string') return;
+    if ((!on('refused-order-placed') && !on('refused-order-placed-cancels-throttled')) || typeof clientOid !== 'string') return;
     const markets = options.settings.markets;
     placeOrder(ctx, { operationId: 'placeOrder', caller, params: { category: 'SPOT', symbol: ctx.symbols.SPOT, side: 'buy', orderType: 'limit', qty: markets?.quantity ?? '0.001', price: markets?.farPrices?.buy ?? '1000', clientOid } });
   };
@@ -57,7 +58,7 @@ export function createTrading(options: PartOptions): Part & MarketView {
     refused: (operationId, params, caller) => {
       if (operationId === 'placeOrder') placeRefusedAnyway(params, caller);
     },
-    operations: {
+    operations: withBlanketFaults({
       placeOrder: (req) => {
         const out = placeOrder(ctx, req);
         if (isRefusal(out) && out.kind === 'validation') placeRefusedAnyway(req.params, req.caller);
@@ -71,7 +72,7 @@ export function createTrading(options: PartOptions): Part & MarketView {
       closePositions: handle(closePositions),
       cancelStrategyOrder: handle(cancelStrategyOrder),
       getOrder: handle(getOrder),
-    },
+    }, { x, on, firstDeadlinePassed: () => countdown.firstDeadlinePassed() }),
 
     close() {
       countdown.close();

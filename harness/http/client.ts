@@ -164,6 +164,12 @@ export interface ClientOptions {
 }
 
 const trouble = new TroubleLog();
+/**
+ * Why the client's own requests (the harmless one asking whether the target still answers, an operation's control)
+ * are not held to the spec when something else answered them: they are no check's, and a 429 in front of a target
+ * whose spec documents one (chat) is the environment's there.
+ */
+const ownRequest = "the client's own request asking whether the target still answers: its trouble is the environment's, no check's answer";
 const agents = new Map<string, Agent>();
 const pacers = new Map<string, Pacer>();
 const MAX_RETRY_AFTER_WAIT_S = 60;
@@ -229,6 +235,8 @@ export class Client {
       if (Number.isFinite(wait) && wait >= 0 && wait <= MAX_RETRY_AFTER_WAIT_S) {
         await new Promise((r) => setTimeout(r, wait * 1000 + 50));
         const throttled = reply.exchange;
+        // Not the check's subject: no response check holds it to a 429 its spec documents (harness/response-checks.ts).
+        throttled.environment ??= 'a 429 the request did not provoke, waited out as its Retry-After asked';
         reply = await this.once<T>(spec);
         // Answered by the API once waited out: the throttle hid nothing (harness/response-checks.ts, troubled).
         if (reply.kind === 'accepted' || reply.kind === 'refused') throttled.waitedOut = true;
@@ -261,6 +269,7 @@ export class Client {
     try {
       const r = await this.once(control);
       if (r.kind === 'accepted' || r.kind === 'refused') return undefined;
+      r.exchange.environment ??= ownRequest;
       return `${op} does not answer a control either (${r.status})`;
     } catch (e) {
       return `${op} does not answer a control either (${e instanceof TargetError ? e.exchange.error : (e as Error).message})`;
@@ -276,6 +285,7 @@ export class Client {
     try {
       const r = await this.once({ ...health.request, label: 'is the target still answering?' });
       this.healthy = (r.kind === 'accepted' || r.kind === 'refused') && health.ok(r);
+      if (!(r.kind === 'accepted' || r.kind === 'refused')) r.exchange.environment ??= ownRequest;
     } catch {
       this.healthy = false;
     } finally {
@@ -337,7 +347,9 @@ export class Client {
     this.askingControl = true;
     try {
       const r = await this.once(control);
-      return r.kind === 'accepted' || r.kind === 'refused';
+      if (r.kind === 'accepted' || r.kind === 'refused') return true;
+      r.exchange.environment ??= ownRequest;
+      return false;
     } catch {
       return false;
     } finally {

@@ -241,6 +241,9 @@ test('a 429 waited out whose request the API then answered is marked as hiding n
   const c = new Client({ interfaceName: 'test', baseUrl: url, secrets: new Secrets(), timeoutMs: 3000, live: false, requestsPerSecond: 0, onExchange: (ex) => seen.push(ex) });
   assert.equal((await c.send({ method: 'GET', path: '/' })).status, 200);
   assert.deepEqual(seen.map((ex) => [ex.response?.status, Boolean(ex.waitedOut)]), [[429, true], [200, false]]);
+  // A 429 the request did not provoke is no answer a response check holds to the spec, whatever its status documents.
+  assert.match(seen[0].environment ?? '', /did not provoke/);
+  assert.equal(seen[1].environment, undefined);
   const always = await serve((_req, res) => res.writeHead(429, { 'Retry-After': '0' }).end());
   const marks: boolean[] = [];
   const d = new Client({ interfaceName: 'test', baseUrl: always, secrets: new Secrets(), timeoutMs: 3000, live: false, requestsPerSecond: 0, onExchange: (ex) => marks.push(Boolean(ex.waitedOut)) });

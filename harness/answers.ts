@@ -111,6 +111,18 @@ export function answered(reply: Reply, ...statuses: number[]): boolean {
   return statuses.includes(reply.status);
 }
 
+/**
+ * 501 Not Implemented, "the appropriate response when the server does not recognize the request method" (RFC 9110,
+ * 15.6.2): for a check that sent a method no operation of the interface has (one in another letter case, say), the
+ * server's refusal of that method, not a server fault (GEN-NO-5XX leaves it alone: harness/response-checks.ts). False
+ * for the API's other answers; a throttle, another server error or a page that is not the API is thrown as ever.
+ */
+export function methodNotImplemented(reply: Reply, what = 'the request'): boolean {
+  if (reply.status === 501) return true;
+  judged(reply, what);
+  return false;
+}
+
 /** Like `answered`, but an answer that decides nothing is just "not one of them": for sightings, which judge nothing. */
 export const showed = (reply: Answer, ...statuses: number[]): boolean => statuses.includes(reply.status) && (answerKind(reply) === 'accepted' || answerKind(reply) === 'refused');
 

@@ -164,6 +164,12 @@ export interface ClientOptions {
 }
 
 const trouble = new TroubleLog();
+/**
+ * Why the client's own requests (the harmless one asking whether the target still answers, an operation's control)
+ * are not held to the spec when something else answered them: they are no check's, and a 429 in front of a target
+ * whose spec documents one (chat) is the environment's there.
+ */
+const ownRequest = "the client's own request asking whether the target still answers: its trouble is the environment's, no check's answer";
 const agents = new Map<string, Agent>();
 const pacers = new Map<string, Pacer>();
 const MAX_RETRY_AFTER_WAIT_S = 60;
@@ -199,6 +205,8 @@ export class Client {
   private healthy = true;
   /** Set while the health request is out: its own trouble is counted, but asks no health question of its own. */
   private askingHealth = false;
+  /** Set while an operation's own control is out (operationAnswers). */
+  private askingControl = false;
 
   /** The base URL's origin and path prefix, parsed once: every request's URL is built on them. */
   private readonly base: Base;
@@ -226,7 +234,12 @@ export class Client {
       const wait = Number(reply.headers['retry-after']);
       if (Number.isFinite(wait) && wait >= 0 && wait <= MAX_RETRY_AFTER_WAIT_S) {
         await new Promise((r) => setTimeout(r, wait * 1000 + 50));
+        const throttled = reply.exchange;
+        // Not the check's subject: no response check holds it to a 429 its spec documents (harness/response-checks.ts).
+        throttled.environment ??= 'a 429 the request did not provoke, waited out as its Retry-After asked';
         reply = await this.once<T>(spec);
+        // Answered by the API once waited out: the throttle hid nothing (harness/response-checks.ts, troubled).
+        if (reply.kind === 'accepted' || reply.kind === 'refused') throttled.waitedOut = true;
       }
     }
     return reply;
@@ -256,6 +269,7 @@ export class Client {
     try {
       const r = await this.once(control);
       if (r.kind === 'accepted' || r.kind === 'refused') return undefined;
+      r.exchange.environment ??= ownRequest;
       return `${op} does not answer a control either (${r.status})`;
     } catch (e) {
       return `${op} does not answer a control either (${e instanceof TargetError ? e.exchange.error : (e as Error).message})`;
@@ -271,6 +285,7 @@ export class Client {
     try {
       const r = await this.once({ ...health.request, label: 'is the target still answering?' });
       this.healthy = (r.kind === 'accepted' || r.kind === 'refused') && health.ok(r);
+      if (!(r.kind === 'accepted' || r.kind === 'refused')) r.exchange.environment ??= ownRequest;
     } catch {
       this.healthy = false;
     } finally {
@@ -302,7 +317,10 @@ export class Client {
    * troubled too, the whole target is given up (every later request fails at once, named by the cause); answered,
    * only the operation that keeps being troubled is.
    */
-  private async noteTrouble(op: string | undefined, kind: TroubleKind): Promise<void> {
+  private async noteTrouble(exchange: Exchange, kind: TroubleKind): Promise<void> {
+    // An operation's control asked about its own trouble adds none: the troubles in a row are the check's requests'.
+    if (this.askingControl) return;
+    const op = exchange.operation;
     const origin = this.base.origin;
     const due = trouble.troubled(origin, op, kind);
     if (this.askingHealth || (!due.origin && !due.operation)) return;
@@ -317,7 +335,26 @@ export class Client {
       return;
     }
     trouble.healthy(origin);
-    if (due.operation && op) trouble.giveUpOn(origin, op);
+    // One operation troubled in a row while the target answers has gone dark only if it does not answer a control of
+    // its own either: a 5xx that bad input provokes each time is the requests', and the operation goes on answering.
+    if (due.operation && op && !(await this.operationAnswers(exchange))) trouble.giveUpOn(origin, op);
+  }
+
+  /** Whether the operation of a troubled exchange answers its control (controlOf) as the API; the control's own trouble is not counted. */
+  private async operationAnswers(ex: Exchange): Promise<boolean> {
+    const control = this.controlOf(ex);
+    if (!control) return false;
+    this.askingControl = true;
+    try {
+      const r = await this.once(control);
+      if (r.kind === 'accepted' || r.kind === 'refused') return true;
+      r.exchange.environment ??= ownRequest;
+      return false;
+    } catch {
+      return false;
+    } finally {
+      this.askingControl = false;
+    }
   }
 
   /** What the authentication step is given; a check that logs in itself uses the same. */
@@ -423,7 +460,7 @@ export class Client {
       this.options.onExchange?.(exchange);
       // A write that got no answer may have taken effect all the same: it is listed, of unknown effect.
       if (op?.write) this.options.onWrite?.(op, exchange, 'no-answer');
-      await this.noteTrouble(op?.key, kind);
+      await this.noteTrouble(exchange, kind);
       throw new TargetError(secrets.redact(`${spec.method} ${url}: ${exchange.error}`), exchange, kind === 'reset' ? 'broken' : kind);
     } finally {
       deadline.clear();
@@ -462,7 +499,7 @@ export class Client {
       if (op?.write) this.options.onWrite?.(op, exchange, kind);
       // The API's own answers (a limit a check provoked among them) clear the trouble in a row; anything else counts.
       if (kind === 'accepted' || kind === 'refused' || kind === 'informational' || (kind === 'throttled' && spec.provokesLimit)) trouble.answered(this.base.origin, op?.key);
-      else await this.noteTrouble(op?.key, kind as TroubleKind);
+      else await this.noteTrouble(exchange, kind as TroubleKind);
       return {
         status: res.statusCode,
         kind,

@@ -25,6 +25,13 @@ export interface Exchange {
   beforeAuthentication?: { headers: Array<[string, string]>; body?: string; json: boolean; credential?: string };
   /** The generic checks the response could be held to (its status is documented with a schema, a media type, headers). */
   checked?: { schema: boolean; contentType: boolean; headers: boolean };
+  /** A 429 the client waited out, as its Retry-After asked, whose request the API then answered: it hid nothing. */
+  waitedOut?: boolean;
+  /**
+   * Why a suite took this answer, of a status its spec documents, for the environment's (chat: a 429 no client could
+   * have earned, unlike the limiter's own): no response check holds it to the spec, and it is trouble.
+   */
+  environment?: string;
 }
 
 export const EVIDENCE_BODY_LIMIT = 8192;

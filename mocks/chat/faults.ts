@@ -153,9 +153,21 @@ export const faults = [
   {
     name: 'status-503',
     description: 'Answers a limited request with 503 Service Unavailable (same body and headers) instead of 429.',
-    violates: ['E-LIMIT-429'],
-    // No 429 ever comes: more than maxRequests get through, header-less requests included (a knock-on).
-    collateral: ['E-PER-INSTANCE', 'E-CLIENT-ID-SOCKET'],
+    // A 5xx is E-GEN-NO-5XX's failure wherever it shows, never a verdict on the rule at hand (issue 43): where the 429
+    // was due, the limiter's rules are left undecided.
+    violates: ['E-GEN-NO-5XX'],
+    // Every rule that needs the limiter's 429 seen (its body and headers, a client limited then allowed again, another
+    // client limited beside it, the client identities), and the generic checks of the answers that met the 503.
+    undecided: [
+      'E-LIMIT-429', 'E-PER-INSTANCE', 'E-WINDOW-SLIDING', 'E-PRUNE-BEFORE-COUNT', 'E-LIMITED-NOT-RECORDED', 'E-PER-CLIENT',
+      'E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP',
+      'E-429-BODY-ERROR', 'E-429-BODY-MESSAGE', 'E-429-MESSAGE-SPANISH', 'E-429-RETRYAFTER-BODY', 'E-429-RETRY-AFTER-HEADER', 'E-429-REMAINING-ZERO',
+      'E-GEN-SCHEMA', 'E-GEN-HEADERS', 'E-GEN-CONTENT-TYPE',
+    ],
+    keepsDefault: {
+      'E-NS-REPLY-TIME':
+        'where replies wait for a model a client sends its allowance at once, and the 503 of its last request comes in the same batch: no request is seen allowed with the last of an allowance beside it, so E-LIMIT-ALLOWED is left undecided there too',
+    },
   },
   {
     name: 'window-doubled',
@@ -182,13 +194,24 @@ export const faults = [
   {
     name: 'bad-body-redirect',
     description: 'Redirects a request whose body is not a chat request (303 See Other to a help page), as a web form handler does, instead of refusing it with a 4xx.',
-    violates: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED'],
+    // A redirect is not the API answering (a login gateway redirects too): it decides nothing about the body rules, and
+    // they must not pass on it (issue 43).
+    violates: [],
+    // The same redirects are no answer to hold to "never a 5xx" either.
+    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-GEN-NO-5XX'],
+  },
+  {
+    name: 'not-json-as-prompt',
+    description: 'Takes a body that is not JSON for a plain-text prompt (the whole body as one user message) and answers it 200, instead of refusing it.',
+    violates: ['E-BODY-NOT-JSON'],
   },
   {
     name: 'every-request-refused',
-    description: 'Refuses every chat request (400, "the model is unavailable"), whatever its body: a bad body is refused, but so is the documented one (the control), so the body checks must not pass.',
+    description: 'Refuses every chat request (400, "the model is unavailable"), whatever its body: a bad body is refused, but so is the documented one (the control), so the body checks must not pass, nor the counting checks on refusals.',
     violates: [],
-    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED'],
+    // Every refusal check's control is refused too: the bad bodies' (the documented body), a counted request's (the same
+    // request from a fresh client) and a header-less one's (a fresh client named in X-Forwarded-For).
+    undecided: ['E-BODY-NOT-JSON', 'E-BODY-MESSAGES-REQUIRED', 'E-LIMIT-ALLOWED', 'E-LIMIT-429', 'E-CLIENT-ID-XFF-FIRST', 'E-CLIENT-ID-XREALIP', 'E-CLIENT-ID-SOCKET'],
   },
   {
     name: 'missing-messages-accepted',
@@ -203,12 +226,15 @@ export const faults = [
   {
     name: 'invalid-json-500',
     description: 'Parses the body without catching the error, so a body that is not JSON crashes the handler with 500.',
-    violates: ['E-BODY-NOT-JSON', 'E-GEN-NO-5XX'],
+    // A 5xx fails E-GEN-NO-5XX wherever it shows and decides nothing about the body rule.
+    violates: ['E-GEN-NO-5XX'],
+    undecided: ['E-BODY-NOT-JSON'],
   },
   {
     name: 'missing-messages-500',
     description: 'Reads body.messages without checking it, so a JSON body without a messages array crashes the handler with 500.',
-    violates: ['E-BODY-MESSAGES-REQUIRED', 'E-GEN-NO-5XX'],
+    violates: ['E-GEN-NO-5XX'],
+    undecided: ['E-BODY-MESSAGES-REQUIRED'],
   },
 ] as const satisfies readonly Fault[];
 

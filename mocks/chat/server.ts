@@ -283,6 +283,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     try {
       return { value: JSON.parse(raw) };
     } catch {
+      // A handler that takes a body it cannot parse for the user's own words, as a plain-text prompt.
+      if (on('not-json-as-prompt')) return { value: { messages: [{ role: 'user', content: raw }] } };
       refuse(res, 'not-json', 'The body is not valid JSON.');
       return ANSWERED;
     }

@@ -161,11 +161,12 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     return { ...reply, headers: { ...reply.headers, allow: allowed(route) } };
   }
 
-  function enabledRefusal(route: Route): Reply | undefined {
+  function enabledRefusal(route: Route, req: http.IncomingMessage): Reply | undefined {
     // No switch is documented for GET /v2/tps; a deployment may give it one of its own, switched off (C-NS-TPS).
     if (route.name === 'tps') return reading('C-NS-TPS') === 'switched-off' ? error(403, 'forbidden', genericTexts ? 'Endpoint disabled' : 'v2 tps disabled') : undefined;
     if (settings.endpoints[route.name] || (route.name === 'players' && on('players-disabled-ignored'))) return undefined;
     if (on('disabled-404')) return notFound();
+    if (on('disabled-404-html')) return frameworkPage(req);
     return error(403, 'forbidden', genericTexts && route.name !== 'log' ? 'Endpoint disabled' : `v2 ${route.name} disabled`);
   }
 
@@ -237,6 +238,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
 
   let playerReads = 0;
   function players(req: http.IncomingMessage): Reply {
+    // A second key check in the handler, against a copy of auth.key it never loaded: every key is wrong there.
+    if (on('players-key-refused')) return error(401, 'unauthorized', 'Invalid X-Auth-Key');
     // A bridge on a proxy in front of several backend servers lists the players of the one named (C-NS-EXTRA-INPUT).
     if (reading('C-NS-EXTRA-INPUT') === 'server-parameter' && !new URLSearchParams(queryOf(req)).get('server')) {
       return error(400, 'bad_request', 'Missing query parameter: server');
@@ -297,7 +300,11 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     // The document says every request needs the key, so by default an unknown path is refused before it is reported missing.
     if (asked === 'key-first-404') return authRefusal(req) ?? notFound();
     if (asked === 'not-found-before-key') return notFound();
-    // Express's final handler: its own HTML page, before any of the bridge's middleware ran.
+    return frameworkPage(req);
+  }
+
+  /** Express's final handler: its own HTML page, before any of the bridge's middleware ran. */
+  function frameworkPage(req: http.IncomingMessage): Reply {
     const page = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${escapeHtml(req.method ?? '')} ${escapeHtml(pathOf(req.url))}</pre>\n</body>\n</html>\n`;
     return { status: 404, body: page, headers: { 'content-type': 'text/html; charset=utf-8' } };
   }
@@ -307,7 +314,6 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     // Decoding the query string by hand throws on a malformed escape ("%zz"); a framework may redirect to a cleaned URL.
     if (on('odd-query-500') && query) decodeURIComponent(query);
     if (on('odd-query-redirect') && query && !isDecodable(query)) return { status: 301, headers: { location: (req.url ?? '').split('?')[0] } };
-    if (on('trailing-slash-redirect') && route) return { status: 308, headers: { location: `${route.path}/` } };
     const limited = throttled(req);
     if (limited) return limited;
     // A CORS-minded stack answers OPTIONS itself, before the bridge's checks (C-NS-OPTIONS).
@@ -323,7 +329,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
       }
     }
     for (const check of checkOrder) {
-      const refusal = check === 'auth' ? authRefusal(req) : check === 'method' ? methodRefusal(req.method, route) : enabledRefusal(route);
+      const refusal = check === 'auth' ? authRefusal(req) : check === 'method' ? methodRefusal(req.method, route) : enabledRefusal(route, req);
       if (refusal) return refusal;
     }
     const raw = early ?? (route.method === 'POST' ? await readBody(req, bodyLimit) : '');
@@ -396,7 +402,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
         const route = registered.find((r) => r.path === pathOf(target));
         if (!route) reply = unknownPath(req);
         for (const check of route ? checkOrder : []) {
-          reply = check === 'auth' ? authRefusal(req) : check === 'method' ? methodRefusal(method, route!) : enabledRefusal(route!);
+          reply = check === 'auth' ? authRefusal(req) : check === 'method' ? methodRefusal(method, route!) : enabledRefusal(route!, req);
           if (reply) break;
         }
       }

@@ -2,9 +2,9 @@
  * Drives chat clients against the target and holds every answer against the model (model.ts). A deviation names
  * the requirements whose breach explains it; the spec files turn deviations into verdicts.
  */
-import { statusKind, type AnswerKind as SharedAnswerKind } from '../../harness/answers.ts';
+import { answerKind, isThrottled, type AnswerKind } from '../../harness/answers.ts';
 import type { components } from '../../generated/chat.ts';
-import type { Client, Reply } from '../../harness/http/client.ts';
+import { TargetError, type Client, type Reply } from '../../harness/http/client.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
 import type { ChatSettings, Profile } from '../../harness/profile/types.ts';
 import { waiting } from '../../harness/progress.ts';
@@ -130,23 +130,54 @@ interface JudgedClient {
 interface Sent {
   at: When;
   status: number;
+  /** Answered 429 (by the limiter, or by something in front of it). */
+  limited: boolean;
   form: Form;
   kind: Kind;
   exchange: Exchange;
 }
-const isLimited = (s: { status: number }) => s.status === 429;
+const isLimited = (s: { limited: boolean }) => s.limited;
 
 /**
- * What an answer is, before anything counts it: the reply of an allowed request (2xx; its body is not shown), the
- * documented limit (429), a refusal of another kind (any other 4xx), or no verdict at all (a 5xx, a redirect). Only the
- * first two are what the limiter's rules are about; a refusal is never counted as "allowed".
+ * What an answer is, before anything counts it: the reply of an allowed request (2xx; its body is not shown), a 429,
+ * a refusal of another kind (any other 4xx), or no verdict at all (a 5xx, a redirect, a page that is not the API). Only
+ * the first two are what the limiter's rules are about; a refusal is never counted as "allowed". Read through the
+ * shared classification (harness/answers.ts): seen from the limiter, a 429 is its subject, not only the environment's
+ * trouble (whose it is, ChatRun.limiters tells).
  */
-export type AnswerKind = 'allowed' | 'limited' | 'refused' | 'no-verdict';
-const LIMITER_VIEW: Partial<Record<SharedAnswerKind, AnswerKind>> = { accepted: 'allowed', throttled: 'limited', refused: 'refused' };
-export function answerKind(status: number): AnswerKind {
-  // The shared classification (harness/answers.ts), seen from the limiter: its 429 is the rule, not the environment.
-  return LIMITER_VIEW[statusKind(status)] ?? 'no-verdict';
+export type LimiterView = 'allowed' | 'limited' | 'refused' | 'no-verdict';
+const LIMITER_VIEW: Partial<Record<AnswerKind, LimiterView>> = { accepted: 'allowed', throttled: 'limited', refused: 'refused' };
+export function limiterView(reply: Pick<Reply, 'status' | 'headers' | 'kind'>): LimiterView {
+  return LIMITER_VIEW[answerKind(reply)] ?? 'no-verdict';
 }
+
+/**
+ * What marks a 429 as coming from one source: its media type, its body's error and message, whether it carries
+ * X-RateLimit-Remaining (never the wait, which changes from one 429 to the next).
+ */
+function markOf(reply: Reply): string {
+  const body = reply.json && typeof reply.json === 'object' && !Array.isArray(reply.json) ? (reply.json as Record<string, unknown>) : {};
+  const type = (reply.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  return JSON.stringify([type, body.error ?? null, body.message ?? null, reply.headers['x-ratelimit-remaining'] !== undefined]);
+}
+
+/** The 429 the document describes: error "Too Many Requests" in its body, and X-RateLimit-Remaining. */
+function documentedMark(reply: Reply): boolean {
+  const body = reply.json as { error?: unknown } | undefined;
+  return body?.error === 'Too Many Requests' && reply.headers['x-ratelimit-remaining'] !== undefined;
+}
+
+/**
+ * The mark of the first 429 this worker saw a client earn (the model demanded it: the client had the limit's stamps in
+ * its window): the limiter's own answer, which a 429 no client could have earned is held against.
+ */
+let limiterMark: string | undefined;
+
+/**
+ * A 429 that the run cannot tell apart from its environment's (a gateway throttling the harness): raised while a
+ * client is judged, it ends the client undecided.
+ */
+class EnvironmentLimit extends Error {}
 
 /**
  * The target left the model's track: the client is not followed further (what follows would only echo it).
@@ -203,7 +234,15 @@ export class ChatRun {
   private unjudged = 0;
   /** Clients no longer followed because even a fresh client's documented request was refused (the answers). */
   private readonly refusedOutright: string[] = [];
+  /** Clients no longer followed after a 429 none of them could have earned and that is not the limiter's (the answers). */
+  private readonly environmentLimits: string[] = [];
   private undecidedLanguage?: string;
+  /**
+   * Why some of the run's requests decided nothing (the environment's 429, a 5xx, a redirect, no answer): a requirement
+   * not seen then is inconclusive, not untested. `outage`: the client gave up on the target.
+   */
+  private troubled?: string;
+  private outageError?: TargetError;
 
   /**
    * `judged`: the requirements this test gives a verdict on (and has not set aside). `sighted`: where the readings of
@@ -248,8 +287,8 @@ export class ChatRun {
   async post(headers: Headers): Promise<Reply> {
     const reply = await this.api.send({ method: 'POST', path: '/api/chat', headers, json: chatRequest(this.settings), unpaced: true, provokesLimit: true });
     const ms = reply.receivedAt - reply.sentAt;
-    if (isLimited(reply)) this.maxRttMs = Math.max(this.maxRttMs, ms);
-    else if (answerKind(reply.status) === 'allowed') this.replyMs = Math.max(this.replyMs, ms);
+    if (isThrottled(reply)) this.maxRttMs = Math.max(this.maxRttMs, ms);
+    else if (limiterView(reply) === 'allowed') this.replyMs = Math.max(this.replyMs, ms);
     this.statuses.push(reply.status);
     return reply;
   }
@@ -292,36 +331,45 @@ export class ChatRun {
     const replies = await this.postAtOnce(headers, count);
     const id = clientIdOf(headers, SOCKET);
     const past = this.history.get(id) ?? [];
-    const sent = replies.map((reply) => ({ reply, at: whenOf(reply), limited: isLimited(reply) }));
-    this.history.set(id, [...past, ...sent.map(({ reply, at }) => ({ at, status: reply.status, form, kind: who.kind, exchange: reply.exchange }))]);
+    const sent = replies.map((reply) => ({ reply, at: whenOf(reply), limited: isThrottled(reply) }));
+    this.history.set(id, [...past, ...sent.map(({ reply, at, limited }) => ({ at, status: reply.status, limited, form, kind: who.kind, exchange: reply.exchange }))]);
     const label = `${id} (${form}, ${JSON.stringify(headers)})`;
-    const evidence = () => this.exchangesOf(id);
     // What the model demands of each, before any of them is recorded: the others are stamps it may or may not follow.
     const judged = sent.map((s) => ({ ...s, expected: this.model.expect(id, s.at, sent.filter((o) => o !== s && !o.limited).map((o) => o.at)) }));
 
     const client: JudgedClient = { who, form, id, label };
     for (const { reply, expected } of judged) {
-      const kind = answerKind(reply.status);
+      const kind = limiterView(reply);
       if (kind === 'refused') await this.refused(client, reply, expected);
-      if (kind === 'no-verdict') await this.noVerdict(client, reply, expected);
+      if (kind === 'no-verdict') this.noVerdict(reply);
+    }
+    // A 429 where the model demands "allowed" (the client had fewer than maxRequests stamps in its window, its first
+    // request in an empty one say) is one the client could not have earned: the environment's (a gateway throttling the
+    // run) unless it is told apart as the limiter's own. Undecided, the client is no longer followed.
+    for (const { reply, expected, limited } of judged) {
+      if (limited && expected.answer === 'allowed' && !this.limiters(reply)) this.environmentLimit(reply, `${label}'s request, with at most ${expected.possible} of its stamps in the window`);
     }
     for (const { reply, expected, limited } of judged) {
-      if (limited) {
-        this.checkLimitedAnswer(reply, expected, label, evidence);
+      if (!limited) sightAllowed(reply, this.sighted);
+      // The body and headers of a 429 are judged where the limiter gave it: one the model demands, or one told apart as
+      // the limiter's (a 429 the environment gave where either answer was allowed is nobody's to judge).
+      else if (expected.answer === 'limited' || this.limiters(reply)) {
+        if (expected.answer === 'limited') limiterMark ??= markOf(reply);
+        this.checkLimitedAnswer(reply, expected, label, id);
         sightLimited(reply, expected.answer !== 'allowed' && this.settings.instances === 1 ? expected.retryAfterMs : undefined, this.sighted);
-      } else sightAllowed(reply, this.sighted);
+      }
     }
     for (const { at, limited } of judged) this.model.record(id, at, limited);
 
     const { windowMs: w, maxRequests: m, instances: n } = this.settings;
-    for (const { at, expected, limited } of judged) {
+    for (const { at, expected, limited, reply } of judged) {
       if (expected.answer === 'allowed' && limited) {
-        const blame = await this.blameLimited(past, at, expected, form, who.kind);
+        const blame = await this.undecidedOn(() => this.blameLimited(past, at, expected, form, who.kind), label);
         this.deviate(
           blame.ids,
           `${label} got 429 while at most ${expected.possible} of its stamps can be in the ${w} ms window (maxRequests ${m}); ${blame.why}. ${this.timeline(id)}`,
           `allowed (not 429): fewer than ${m} stamps in the window`,
-          [...evidence(), ...(blame.probe ? [blame.probe] : [])],
+          this.evidence(id, reply, blame.probe),
         );
         this.stopped++;
         throw new Stop();
@@ -329,12 +377,12 @@ export class ChatRun {
     }
     const over = this.overLimit(id, judged);
     if (over) {
-      const blame = await this.blameAllowed(past, over.at, who, form);
+      const blame = await this.undecidedOn(() => this.blameAllowed(past, over.at, who, form), label);
       this.deviate(
         blame.ids,
         `${label} got ${over.what}, not 429, while ${over.certain} of its stamps are certainly in the ${w} ms window (limit ${n > 1 ? `${n} instances x ${m}` : m}); ${blame.why}. ${this.timeline(id)}`,
         `429: ${n > 1 ? `${n} x ` : ''}${m} stamps in the window`,
-        [...evidence(), ...(blame.probe ? [blame.probe] : [])],
+        this.evidence(id, over.reply, blame.probe),
         blame.knockOnOf,
       );
       this.stopped++;
@@ -348,13 +396,70 @@ export class ChatRun {
    * More requests allowed than the limit lets into one window: one allowed where the model demanded a 429, or, of
    * requests sent at once, more allowed than the stamps already certainly in the window leave room for.
    */
-  private overLimit(id: string, judged: Array<{ at: When; expected: Expectation; limited: boolean; reply: Reply }>): { at: When; certain: number; what: string } | undefined {
+  private overLimit(id: string, judged: Array<{ at: When; expected: Expectation; limited: boolean; reply: Reply }>): { at: When; certain: number; what: string; reply: Reply } | undefined {
     const single = judged.find((s) => s.expected.answer === 'limited' && !s.limited);
-    if (single) return { at: single.at, certain: single.expected.certain, what: String(single.reply.status) };
-    const allowed = judged.filter((s) => !s.limited).map((s) => s.at);
-    if (allowed.length < 2 || this.model.excess(id, allowed) === 0) return undefined;
+    if (single) return { at: single.at, certain: single.expected.certain, what: String(single.reply.status), reply: single.reply };
+    const allowed = judged.filter((s) => !s.limited);
+    if (allowed.length < 2 || this.model.excess(id, allowed.map((s) => s.at)) === 0) return undefined;
     const { instances: n, maxRequests: m } = this.settings;
-    return { at: allowed[allowed.length - 1], certain: n * m + this.model.excess(id, allowed) - 1, what: `${allowed.length} allowed replies to ${judged.length} requests sent at once` };
+    const last = allowed[allowed.length - 1];
+    return { at: last.at, certain: n * m + this.model.excess(id, allowed.map((s) => s.at)) - 1, what: `${allowed.length} allowed replies to ${judged.length} requests sent at once`, reply: last.reply };
+  }
+
+  /**
+   * Whether a 429 is the limiter's own, as far as the run can tell: it carries the mark of a 429 some client of this
+   * worker earned (the control: the limiter's answer where the document demands it), or, before any was seen, the 429
+   * the document describes (error "Too Many Requests", X-RateLimit-Remaining). A gateway's 429 in front of the target
+   * carries its own; one that copies the limiter's exactly cannot be told apart by any client.
+   */
+  limiters(reply: Reply): boolean {
+    return isThrottled(reply) && (limiterMark === undefined ? documentedMark(reply) : markOf(reply) === limiterMark || documentedMark(reply));
+  }
+
+  /** A 429 not told apart from the environment's where the model demands "allowed": the client is not followed further. */
+  private environmentLimit(reply: Reply, what: string): never {
+    const why = `${what}, was answered 429 ${reply.text.slice(0, 80)}, unlike the limiter's own 429: a 429 no client could have earned, taken for the environment's (a gateway throttling the run)`;
+    // Nor is it held to the spec's 429 by the response checks (harness/response-checks.ts).
+    reply.exchange.environment = why;
+    this.environmentLimits.push(why);
+    this.troubled ??= why;
+    this.stopped++;
+    throw new Stop();
+  }
+
+  /** Runs a blame whose witnesses may meet the environment's 429: then the client ends undecided instead. */
+  private async undecidedOn<T>(blame: () => Promise<T>, label: string): Promise<T> {
+    try {
+      return await blame();
+    } catch (e) {
+      if (!(e instanceof EnvironmentLimit)) throw e;
+      this.environmentLimits.push(`${label}: ${e.message}`);
+      this.troubled ??= e.message;
+      this.stopped++;
+      throw new Stop();
+    }
+  }
+
+  /**
+   * Whether a witness (a fresh client asked to tell a cause apart) was limited by the limiter (true) or allowed (false).
+   * Anything else decides nothing, and is thrown: a 429 unlike the limiter's own (the environment's), a refusal, a 5xx.
+   */
+  private limitedWitness(reply: Reply): boolean {
+    const view = limiterView(reply);
+    if (view === 'allowed') return false;
+    if (view === 'limited' && this.limiters(reply)) return true;
+    const what = view === 'limited' ? "a 429 unlike the limiter's own, the environment's" : 'no answer of the limiter';
+    if (view === 'limited') reply.exchange.environment = `a fresh client's 429 ${what}`;
+    throw new EnvironmentLimit(`a fresh client asked to tell the cause apart was answered ${reply.status} ${reply.text.slice(0, 80)}: ${what}, which decides nothing`);
+  }
+
+  /**
+   * A client's requests as evidence, ending with the answer that broke the rule (the report shows the last exchange as
+   * "the answer", with its curl): what led up to it first, then any witness or control, then that answer.
+   */
+  private evidence(id: string, broke: Reply, ...others: Array<Exchange | undefined>): Exchange[] {
+    const led = this.exchangesOf(id).filter((ex) => ex !== broke.exchange);
+    return [...led, ...others.filter((ex): ex is Exchange => ex !== undefined), broke.exchange];
   }
 
   /**
@@ -367,7 +472,8 @@ export class ChatRun {
   private async refused({ who, form, id, label }: JudgedClient, reply: Reply, expected: Expectation): Promise<never> {
     const rules = rulesOf(form, who.kind);
     const control = await this.post(rules.length ? headersOf('xff', this.client('v4')) : headersOf(form, this.client(who.kind)));
-    const controlled = answerKind(control.status) === 'allowed';
+    // Only an allowed control tells the refusal apart; a throttled, failed or refused one leaves it undecided.
+    const controlled = limiterView(control) === 'allowed';
     this.stopped++;
     if (!controlled) {
       this.refusedOutright.push(`${reply.status} (control ${control.status})`);
@@ -379,29 +485,20 @@ export class ChatRun {
       ids,
       `${label} got ${reply.status}: neither the reply of an allowed chat request nor the documented 429 limit, while ${what} was allowed (${control.status}). ${this.timeline(id)}`,
       expected.answer === 'limited' ? '429' : expected.answer === 'allowed' ? 'allowed (a 2xx reply)' : 'allowed (a 2xx reply) or 429',
-      [...this.exchangesOf(id), control.exchange],
+      this.evidence(id, reply, control.exchange),
     );
     throw new Stop();
   }
 
   /**
-   * Neither the reply of an allowed request nor the documented limit, nor a refusal: a 5xx or a redirect leaves the
-   * question open, and the client is no longer followed. Where the model demands the 429, though, and the same request
-   * from a fresh client is allowed (the control), it stands where the limit's 429 belongs: E-LIMIT-429 is broken.
+   * Neither the reply of an allowed request nor a 429, nor a refusal: a 5xx, a redirect or a page that is not the API
+   * decides nothing about the limiter's rules (a 5xx is E-GEN-NO-5XX's failure wherever it shows, even where the 429
+   * was due), and the client is no longer followed.
    */
-  private async noVerdict({ who, form, id, label }: JudgedClient, reply: Reply, expected: Expectation): Promise<never> {
+  private noVerdict(reply: Reply): never {
     this.stopped++;
-    const control = expected.answer === 'limited' ? await this.post(headersOf(form, this.client(who.kind))) : undefined;
-    if (!control || answerKind(control.status) !== 'allowed') {
-      this.unjudged++;
-      throw new Stop();
-    }
-    this.deviate(
-      ['E-LIMIT-429'],
-      `${label} got ${reply.status} where the limit's 429 is due (${expected.certain} of its stamps certainly in the window), while the same request from a fresh client was allowed (${control.status}). ${this.timeline(id)}`,
-      '429',
-      [...this.exchangesOf(id), control.exchange],
-    );
+    this.unjudged++;
+    this.troubled ??= `a chat request was answered ${reply.status}, ${answerKind(reply) === 'server-error' ? 'a server error' : 'not the API answering'}: it decides nothing about the limiter's rules`;
     throw new Stop();
   }
 
@@ -431,8 +528,8 @@ export class ChatRun {
    */
   async sightNetworkKey(who: Addresses): Promise<void> {
     const reply = await this.post({ 'X-Forwarded-For': networkNeighbour(who.address) });
-    if (isLimited(reply)) this.sighted('E-NS-IPV6-KEY', 'subnet-56');
-    else if (answerKind(reply.status) === 'allowed') this.sighted('E-NS-IPV6-KEY', 'full-address');
+    if (this.limiters(reply)) this.sighted('E-NS-IPV6-KEY', 'subnet-56');
+    else if (limiterView(reply) === 'allowed') this.sighted('E-NS-IPV6-KEY', 'full-address');
   }
 
   /** A burst of `size` requests: one after another, or, where replies are slow, at once. */
@@ -473,10 +570,31 @@ export class ChatRun {
     }
   }
 
-  /** Runs client flows side by side; a flow that left the model's track just ends. */
+  /**
+   * Runs client flows side by side; a flow that left the model's track just ends, and so does one whose request got no
+   * answer of the chat endpoint (no answer at all, an outage, an answer that decides nothing): that trouble is kept,
+   * and leaves what the run did not see inconclusive (check). A harness error still ends the test.
+   */
   async together(flows: Array<() => Promise<void>>): Promise<void> {
     const results = await Promise.allSettled(flows.map((f) => f()));
-    for (const r of results) if (r.status === 'rejected' && !(r.reason instanceof Stop)) throw r.reason;
+    for (const r of results) {
+      if (r.status === 'fulfilled' || r.reason instanceof Stop) continue;
+      if (r.reason instanceof TargetError) {
+        if (r.reason.kind === 'given-up') this.outageError ??= r.reason;
+        this.troubled ??= `a chat request got no answer: ${r.reason.message}`;
+      } else if (r.reason instanceof Inconclusive) this.troubled ??= r.reason.message;
+      else throw r.reason;
+    }
+  }
+
+  /** Why some requests of the run decided nothing, if any did (see together). */
+  get trouble(): string | undefined {
+    return this.troubled;
+  }
+
+  /** The client gave up on the target during the run (an outage): a property stops on it. */
+  get outage(): TargetError | undefined {
+    return this.outageError;
   }
 
   /**
@@ -489,6 +607,8 @@ export class ChatRun {
     if (this.seen.has(id)) return;
     // A message the language identifier cannot tell apart from Spanish is not evidence either way: undecided.
     if (id === 'E-429-MESSAGE-SPANISH' && this.undecidedLanguage) throw new Inconclusive(`the language of the 429 message could not be told: ${this.undecidedLanguage}`);
+    // Not seen where some answers decided nothing: what they hid may be the very condition.
+    if (this.troubled) throw new Inconclusive(`${this.unseen(id)}; and ${this.troubled}`);
     throw new NotTested(this.unseen(id));
   }
 
@@ -523,10 +643,11 @@ export class ChatRun {
 
   private unseen(id: string): string {
     const what = CONDITIONS[id] ?? 'the condition this requirement is about';
-    const deviated = this.stopped - this.unjudged - this.refusedOutright.length;
+    const deviated = this.stopped - this.unjudged - this.refusedOutright.length - this.environmentLimits.length;
     const reasons = [
       ...(deviated ? [`${deviated} after a deviation`] : []),
       ...(this.unjudged ? [`${this.unjudged} after an answer that is no verdict (a 5xx or a redirect)`] : []),
+      ...(this.environmentLimits.length ? [`${this.environmentLimits.length} after a 429 none could have earned, unlike the limiter's own (the environment's)`] : []),
       ...(this.refusedOutright.length
         ? [`${this.refusedOutright.length} after a refusal that a fresh client's documented request got too (${[...new Set(this.refusedOutright)].join(', ')}): the deployment asks for more than the document shows (E-NS-AUTH, E-NS-EXTRA-INPUT); state it in the profile (settings.extras, settings.requestMembers)`]
         : []),
@@ -574,7 +695,7 @@ export class ChatRun {
     const { windowMs: w, maxRequests: m } = this.settings;
     // A fresh client in the same form, right away: if it is limited too, this client is not kept apart.
     const probe = await this.post(headersOf(form, this.client(kind)));
-    if (isLimited(probe)) {
+    if (this.limitedWitness(probe)) {
       return { ids: [...rulesOf(form, kind), 'E-PER-CLIENT'], why: 'a fresh client sending the same header form right after was limited too: counters are shared', probe: probe.exchange };
     }
     const count = (list: Sent[], where: (p: Place) => boolean) => list.filter((s) => where(placeOf(s.at, at, w))).length;
@@ -610,7 +731,7 @@ export class ChatRun {
     const early = await this.limitedEarly(headersOf(form, this.client(kind)), possible);
     if (!early) return undefined;
     const other = await this.post(headersOf(form, this.client(kind)));
-    if (isLimited(other)) return { ids: [...rulesOf(form, kind), 'E-PER-CLIENT'], why: `a fresh client was limited after ${early.allowed} allowed request(s), and another one at once: counters are shared`, probe: other.exchange };
+    if (this.limitedWitness(other)) return { ids: [...rulesOf(form, kind), 'E-PER-CLIENT'], why: `a fresh client was limited after ${early.allowed} allowed request(s), and another one at once: counters are shared`, probe: other.exchange };
     return { ids: ['E-LIMIT-ALLOWED', 'E-PER-INSTANCE'], why: `a fresh client was limited too, after ${early.allowed} allowed request(s): the limit comes early for every client`, probe: early.exchange };
   }
 
@@ -624,10 +745,10 @@ export class ChatRun {
     for (let i = replies.length; i < n; i++) {
       const reply = await this.post(headers);
       replies.push(reply);
-      if (isLimited(reply)) break;
+      if (this.limitedWitness(reply)) break;
     }
-    const limited = replies.find(isLimited);
-    return limited ? { allowed: replies.filter((r) => answerKind(r.status) === 'allowed').length, exchange: limited.exchange } : undefined;
+    const limited = replies.find((r) => this.limitedWitness(r));
+    return limited ? { allowed: replies.filter((r) => limiterView(r) === 'allowed').length, exchange: limited.exchange } : undefined;
   }
 
   /** Allowed although the model says limited: which breach would have let it through? */
@@ -642,7 +763,7 @@ export class ChatRun {
       // the target counted the two forms apart; let through there too means the counter itself let go.
       const again = await this.post(headersOf(earlier, who));
       probe = again.exchange;
-      if (isLimited(again)) {
+      if (this.limitedWitness(again)) {
         const forms = new Set<Form>([form, ...inWindow.map((s) => s.form)]);
         return { ids: rulesOfAll(forms, who.kind), why: `the document names one client in the header forms ${[...forms].join(', ')}; the target counted them apart (in ${earlier} it was still limited right after)`, probe };
       }
@@ -655,7 +776,8 @@ export class ChatRun {
   }
 
   /** The answer of a 429: body, headers, and the wait it announces. */
-  private checkLimitedAnswer(reply: Reply, e: Expectation, label: string, evidence: () => Exchange[]): void {
+  private checkLimitedAnswer(reply: Reply, e: Expectation, label: string, id: string): void {
+    const evidence = () => this.evidence(id, reply);
     const { windowMs: w, instances: n } = this.settings;
     const windowS = Math.ceil(w / 1000);
     // Typed as the spec documents a 429 body; every member is checked below before it is trusted.
@@ -701,7 +823,7 @@ export class ChatRun {
         ['E-429-BODY-MESSAGE'],
         `${said} has message ${JSON.stringify(message)}, an earlier 429 of the run had ${JSON.stringify(firstMessage.text)}`,
         'the same fixed sentence on every 429',
-        [firstMessage.exchange, ...evidence()],
+        [firstMessage.exchange, ...evidence().filter((ex) => ex !== firstMessage!.exchange)],
       );
     } else {
       firstMessage ??= { text: message, exchange: reply.exchange };

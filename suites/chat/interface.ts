@@ -3,6 +3,7 @@ import { defineSuite } from '../../harness/interface.ts';
 import { chat } from '../../interfaces/chat/definition.ts';
 import type { ChatSettings } from '../../harness/profile/types.ts';
 import { notTheApi } from '../../harness/probe.ts';
+import { showed } from '../../harness/answers.ts';
 import { chatScope, notApplicableIn } from './scope.ts';
 import { chatRequest, replyWaitMs } from './request.ts';
 
@@ -15,7 +16,7 @@ export const suite = defineSuite(chat, {
     return {
       request: { method: 'POST', path: '/api/chat', headers: { 'X-Forwarded-For': address() }, json: chatRequest(settings as ChatSettings), unpaced: true, provokesLimit: true, label: 'probe' },
       judge: (reply) => {
-        if (reply.status === 401 || reply.status === 403) {
+        if (showed(reply, 401, 403)) {
           return `${what} was answered ${reply.status}: something in front of the chat endpoint asks for credentials (its authentication is not shown by the document)`;
         }
         // The body of a successful reply is not shown (E-NS-SUCCESS-BODY): a stream of server-sent events is the API too.

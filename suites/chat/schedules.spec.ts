@@ -123,6 +123,12 @@ for (const part of PARTS) {
           maxRoundTripMs = Math.max(maxRoundTripMs, run.maxRoundTripMs);
           for (const id of run.seenIds) if (requirements.includes(id)) saw(id);
           run.throwFirst();
+          // The client gave up on the target: the property stops there, what it did not judge inconclusive.
+          if (run.outage) throw run.outage;
+          // Some answers decided nothing (the environment's 429, a 5xx, no answer): what this case did not see it reached
+          // undecided, inconclusive unless another case sees it.
+          const trouble = run.trouble;
+          if (trouble) for (const id of requirements) if (!run.seenIds.includes(id)) saw(id, trouble);
         },
       });
       note(toleranceNote(maxRoundTripMs));

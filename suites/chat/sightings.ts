@@ -4,7 +4,7 @@
  * verdict: every reading is correct, the report only says which the target took.
  */
 import type { Reply } from '../../harness/http/client.ts';
-import { isRefused } from '../../harness/answers.ts';
+import { isRefused, showed } from '../../harness/answers.ts';
 import { loadSpec } from '../../harness/spec/load.ts';
 
 /** The `reading` fixture: a point, the reading seen (or none listed, with what the target did). */
@@ -107,9 +107,9 @@ function sightRounding(header: string | undefined, inBody: unknown, waitMs: [num
 export function sightBadBodyAnswers(notJson: readonly Reply[], shape: readonly Reply[], record: RecordReading): void {
   const all = [...notJson, ...shape];
   if (all.length === 0 || !all.every(isRefused)) return;
-  const jsonWith400 = (r: Reply) => r.status === 400 && mediaType(r).includes('json');
-  if (all.every((r) => r.status === 400 && mediaType(r) === 'text/plain')) record('E-NS-BAD-BODY-ANSWER', '400-text');
+  const jsonWith400 = (r: Reply) => showed(r, 400) && mediaType(r).includes('json');
+  if (all.every((r) => showed(r, 400) && mediaType(r) === 'text/plain')) record('E-NS-BAD-BODY-ANSWER', '400-text');
   else if (all.every(jsonWith400)) record('E-NS-BAD-BODY-ANSWER', '400-json');
-  else if (notJson.every(jsonWith400) && shape.every((r) => r.status === 422)) record('E-NS-BAD-BODY-ANSWER', '422-validation');
+  else if (notJson.every(jsonWith400) && shape.every((r) => showed(r, 422))) record('E-NS-BAD-BODY-ANSWER', '422-validation');
   else record('E-NS-BAD-BODY-ANSWER', undefined, `refused with ${[...new Set(all.map((r) => `${r.status} ${mediaType(r) || 'without a media type'}`))].join(', ')}`);
 }

@@ -1,12 +1,12 @@
 /** Sending a request case to the bridge and judging the answer against the model. */
-import type { Client, Reply } from '../../harness/http/client.ts';
+import { TargetError, type Client, type Reply } from '../../harness/http/client.ts';
 import type { BridgeSettings } from '../../harness/profile/types.ts';
 import type { Secrets } from '../../harness/secrets.ts';
-import { Inconclusive, RequirementViolation } from '../../harness/verdicts.ts';
-import { isAccepted, isServerError, isThrottled } from '../../harness/answers.ts';
+import { RequirementViolation } from '../../harness/verdicts.ts';
+import { answered, judged, refused, Undecided } from '../../harness/answers.ts';
 import type { WriteJournal } from '../../harness/writes.ts';
 import type { RequestCase } from './cases.ts';
-import { acceptable, blame, ENDPOINTS, KEY_HEADER, MISSING_FIELD, statusFits, writesLogLine, type KeyKind, type ModelCase, type Outcome, type StatedReadings } from './model.ts';
+import { acceptable, blame, ENDPOINTS, fits, KEY_HEADER, MISSING_FIELD, writesLogLine, type KeyKind, type ModelCase, type Outcome, type StatedReadings } from './model.ts';
 
 const WRONG_KEY = 'conformance-harness-wrong-key';
 
@@ -55,9 +55,20 @@ export function prepare(c: RequestCase, secrets: Secrets, settings: BridgeSettin
  * Sends one case. A case a conforming bridge answers with a console line is never sent where the profile forbids
  * writes; the client journals every line a bridge did write.
  */
-export async function send(api: Client, writes: WriteJournal, c: RequestCase, p: Prepared): Promise<Reply> {
+export async function send(api: Client, writes: WriteJournal, c: RequestCase, p: Prepared, label = `${c.key} key, ${c.body.kind} body, ${c.method} ${c.path}`): Promise<Reply> {
   if (writesLogLine(p.model) && !writes.allowed) throw new Error('harness: a log write was about to be sent although the profile does not allow writes');
-  return api.send({ method: c.method, path: c.path, headers: p.headers, json: c.body.json, body: c.body.raw, label: `${c.key} key, ${c.body.kind} body, ${c.method} ${c.path}` });
+  return api.send({ method: c.method, path: c.path, headers: p.headers, json: c.body.json, body: c.body.raw, label });
+}
+
+/**
+ * The key control of a case: how to send the same request with the right key under the header name the document
+ * writes, or undefined where that request would write a console line and the profile forbids writes.
+ */
+export function keyControlOf(api: Client, writes: WriteJournal, c: RequestCase, secrets: Secrets, settings: BridgeSettings, stated: StatedReadings): (() => Promise<Reply>) | undefined {
+  const right: RequestCase = { ...c, key: 'right', headerName: KEY_HEADER };
+  const p = prepare(right, secrets, settings, stated);
+  if (writesLogLine(p.model) && !writes.allowed) return undefined;
+  return () => send(api, writes, right, p, `${c.key} key, ${c.body.kind} body, ${c.method} ${c.path}: its control with the right key`);
 }
 
 function describe(outcomes: Outcome[]): string {
@@ -87,26 +98,70 @@ export interface JudgeContext {
   reading?: SeeReading;
   /** Told of an answer only one reading of an open point gives: accepted, and not counted for `requirement`. */
   open?: (requirement: string, why: string) => void;
+  /**
+   * Sends the case's key control: the same request with the right key, under the header name the document writes.
+   * Absent where it may not be sent (it would write a console line where the profile forbids writes).
+   */
+  keyControl?: () => Promise<Reply>;
+  /** Told of a requirement the case reached but could not decide: the key control was not answered as the document says. */
+  undecided?: (requirement: string, why: string) => void;
+}
+
+/**
+ * The key rules: a 401 counts for them only beside a control, the same request with the right key, which the bridge
+ * takes: answered, and not refused for the key (401). Whatever else the control gets (200, 405 or 403 where something
+ * else is wrong on purpose, or a success of its own rule's breaking) is the other rules' to judge. A bridge that refuses
+ * the right key too shows nothing about how it checks a wrong one.
+ */
+const KEY_RULES = ['C-AUTH-401', 'C-AUTH-KEY-EXACT'];
+
+/**
+ * Whether the bridge took the right key where this case sent another (or another spelling of the header name): true,
+ * or why not (the control refused, or no answer of the bridge), or undefined where no control may be sent.
+ */
+async function keyTaken(ctx: JudgeContext): Promise<true | string | undefined> {
+  if (!ctx.keyControl) return undefined;
+  let control: Reply;
+  try {
+    control = await ctx.keyControl();
+    judged(control, 'the same request with the right key (the control)');
+  } catch (e) {
+    // A control that got no answer of the bridge decides nothing either; an outage ends the check as ever.
+    if (e instanceof Undecided || (e instanceof TargetError && e.kind !== 'given-up')) return `its control with the right key got no answer of the bridge (${e.message})`;
+    throw e;
+  }
+  if (!answered(control, 401)) return true;
+  return `the same request with the right key (the control) was refused 401 too ${control.text.slice(0, 120)}: the refusal proves nothing about the key check`;
 }
 
 /**
  * Judges one answer, and returns the requirements whose condition it met (for a pass that needs the condition seen).
- * A 5xx also breaks C-GEN-NO-5XX.
+ * Only the bridge's own answers are judged: a throttle (no rule of the bridge is about a limit), a server error
+ * (C-GEN-NO-5XX's, wherever it shows) or a page that is not the API is thrown as Undecided (harness/answers.ts), and
+ * decides nothing about the case.
  */
-export function judge(c: ModelCase, reply: Reply, ctx: JudgeContext): string[] {
+export async function judge(c: ModelCase, reply: Reply, ctx: JudgeContext): Promise<string[]> {
   const allowed = acceptable(c);
   const expected = describe(allowed);
   const request = `${c.method} ${c.path} (${c.key} key${c.key !== 'missing' && c.headerName !== KEY_HEADER ? ` in ${c.headerName}` : ''}, ${c.body} body${c.enabled ? '' : ', switched off'})`;
   const violate = (id: string, message: string) => {
-    if (!ctx.setAside(id)) throw new RequirementViolation(id, `${request}: ${message}`, expected);
+    if (!ctx.setAside(id)) throw new RequirementViolation(id, `${request}: ${message}`, expected, [reply.exchange]);
   };
-  // A 429 is the environment throttling the run: it says nothing about the request (no bridge rule is about a limit).
-  if (isThrottled(reply)) throw new Inconclusive(`${request} was throttled (429): what the bridge does with it cannot be told`);
-  const hit = allowed.find((o) => statusFits(o, reply.status));
+  judged(reply, request);
+  const hit = allowed.find((o) => fits(o, reply));
   if (!hit) {
-    const ids = blame(c, reply.status);
+    const ids = blame(c, reply);
     if (ids.some(ctx.setAside)) return [];
-    throw new RequirementViolation(isServerError(reply) ? [ids[0], 'C-GEN-NO-5XX'] : ids[0], `${request} answered ${reply.status} ${reply.text.slice(0, 200)}`, expected);
+    // A 401 to the right key under another spelling of the header name is the spelling's fault only where the same
+    // request under the document's spelling is taken.
+    if (ids[0] === 'C-AUTH-HEADER-CASE') {
+      const taken = await keyTaken(ctx);
+      if (taken !== true) {
+        if (taken) ctx.undecided?.(ids[0], `${request} answered ${reply.status}, and ${taken}`);
+        return [];
+      }
+    }
+    throw new RequirementViolation(ids[0], `${request} answered ${reply.status} ${reply.text.slice(0, 200)}`, expected, [reply.exchange]);
   }
   if (ctx.reading) seeReadings(c, reply, hit, ctx.reading);
   const body = reply.json;
@@ -116,7 +171,7 @@ export function judge(c: ModelCase, reply: Reply, ctx: JudgeContext): string[] {
   if (!hit.open && c.key === 'right' && c.headerName !== KEY_HEADER) met.push('C-AUTH-HEADER-CASE');
   if (isBadInput(c)) met.push('C-GEN-NO-5XX');
   // An answer the document leaves open (another 4xx for a message that is not a string) has no documented body.
-  if (hit.anyBut && reply.status !== 200) return met;
+  if (hit.anyBut && refused(reply)) return met;
   if (hit.ok) {
     if (body?.ok !== true) violate(hit.requirement, `200 without ok true: ${reply.text.slice(0, 200)}`);
     return met;
@@ -129,7 +184,16 @@ export function judge(c: ModelCase, reply: Reply, ctx: JudgeContext): string[] {
     violate(hit.textRequirement ?? hit.requirement, `message ${JSON.stringify(body?.message)}, the table gives ${JSON.stringify(hit.message)}`);
   }
   if (hit.textRequirement) met.push(hit.textRequirement);
-  return met;
+  return keyRefusal(c, hit, met, request, ctx);
+}
+
+/** A wrong key's 401 counts for the key rules only beside the key control: otherwise it is set aside, or undecided. */
+async function keyRefusal(c: ModelCase, hit: Outcome, met: string[], request: string, ctx: JudgeContext): Promise<string[]> {
+  if (!KEY_RULES.includes(hit.requirement) || !met.includes(hit.requirement) || ctx.setAside(hit.requirement)) return met;
+  const taken = await keyTaken(ctx);
+  if (taken === true) return met;
+  if (taken) ctx.undecided?.(hit.requirement, `${request} was refused 401, but ${taken}`);
+  return met.filter((id) => id !== hit.requirement);
 }
 
 const DOCUMENTED_ERROR_MEMBERS = ['ok', 'error', 'message'];
@@ -141,11 +205,10 @@ function seeReadings(c: ModelCase, reply: Reply, hit: Outcome, reading: SeeReadi
   const body = reply.json;
   const message: unknown = body?.message;
   const ofBody = !REFUSALS.includes(hit.requirement);
-  if (ofBody && c.body === 'message-no-content-type' && reply.status === 400) reading('C-NS-CONTENT-TYPE', 'json-type-required');
+  if (ofBody && c.body === 'message-no-content-type' && answered(reply, 400)) reading('C-NS-CONTENT-TYPE', 'json-type-required');
   if (ofBody && hit.requirement === 'C-LOG-NOT-JSON' && typeof message === 'string') reading('C-NS-MALFORMED-BODY', message === MISSING_FIELD ? 'missing-field' : 'invalid-json-message');
   if (ofBody && c.body === 'message-not-string' && !hit.open) {
-    const status = reply.status;
-    see(reading, 'C-NS-MESSAGE-TYPE', isAccepted(reply) ? 'logged-as-json' : status === 422 ? 'refused-422' : undefined, `a message that is not a string answered ${status}`);
+    see(reading, 'C-NS-MESSAGE-TYPE', judged(reply) === 'accepted' ? 'logged-as-json' : answered(reply, 422) ? 'refused-422' : undefined, `a message that is not a string answered ${reply.status}`);
   }
   if (hit.open && c.path === '/v2/players') reading('C-NS-EXTRA-INPUT', undefined, `GET /v2/players with the key alone answered ${reply.status}`);
   if (hit.ok || hit.anyBut || typeof body !== 'object' || body === null) return;
@@ -153,11 +216,12 @@ function seeReadings(c: ModelCase, reply: Reply, hit: Outcome, reading: SeeReadi
   if (more.length === 0) reading('C-NS-ERROR-MEMBERS', 'documented-only');
   else if (['status', 'path', 'timestamp'].every((k) => more.includes(k))) reading('C-NS-ERROR-MEMBERS', 'status-path-timestamp');
   else reading('C-NS-ERROR-MEMBERS', undefined, `error bodies also carry ${more.join(', ')}`);
-  if (reply.status === 405) reading('C-NS-ALLOW-HEADER', reply.headers.allow === undefined ? 'no-allow-header' : 'allow-header');
+  if (answered(reply, 405)) reading('C-NS-ALLOW-HEADER', reply.headers.allow === undefined ? 'no-allow-header' : 'allow-header');
   // The table gives the texts of /v2/log only; those of the other paths show how the deployment words them.
-  if (c.path !== '/v2/log' && (reply.status === 403 || reply.status === 405) && typeof message === 'string') {
-    const likeLog = reply.status === 405 ? 'Use GET' : `v2 ${ENDPOINTS[c.path].switch} disabled`;
-    const generic = reply.status === 405 ? 'Method not allowed' : 'Endpoint disabled';
+  if (c.path !== '/v2/log' && answered(reply, 403, 405) && typeof message === 'string') {
+    const wrongMethod = answered(reply, 405);
+    const likeLog = wrongMethod ? 'Use GET' : `v2 ${ENDPOINTS[c.path].switch} disabled`;
+    const generic = wrongMethod ? 'Method not allowed' : 'Endpoint disabled';
     see(reading, 'C-NS-MESSAGE-TEXTS', message === likeLog ? 'named-like-log' : message === generic ? 'generic-texts' : undefined, `a ${reply.status} says ${JSON.stringify(message)}`);
   }
 }

@@ -2,6 +2,7 @@ import { withHeaderUnlessGiven } from '../../harness/http/given-header.ts';
 import { defineSuite } from '../../harness/interface.ts';
 import { gameBridge } from '../../interfaces/game-bridge/definition.ts';
 import { notTheApi } from '../../harness/probe.ts';
+import { showed } from '../../harness/answers.ts';
 import { expectedMs } from '../../harness/budget.ts';
 import type { BridgeSettings } from '../../harness/profile/types.ts';
 import { matrixScope } from './bridge.ts';
@@ -21,7 +22,7 @@ export const suite = defineSuite(gameBridge, {
     return {
       request: { method: 'GET', path: `/v2/${read}`, authenticate: true, label: 'probe' },
       judge: (reply) => {
-        if (reply.status === 401) return `${what} was answered 401: the target refused the credential authKey (environment variable ${credentialEnv.authKey ?? '?'}); check its value`;
+        if (showed(reply, 401)) return `${what} was answered 401: the target refused the credential authKey (environment variable ${credentialEnv.authKey ?? '?'}); check its value`;
         return notTheApi(reply, what);
       },
     };

@@ -4,7 +4,8 @@
  * Independent of the reference server (mocks/): written from the document's tables only.
  */
 
-import { statusKind } from '../../harness/answers.ts';
+import { answered, judged, methodNotImplemented } from '../../harness/answers.ts';
+import type { Reply } from '../../harness/http/client.ts';
 
 /** | Method | Path | ... | of the endpoint table, with the config switch of each row (v2-endpoints.*). */
 export const ENDPOINTS = {
@@ -85,11 +86,15 @@ export interface Outcome {
   open?: string;
 }
 
-/** Whether an answer's status is the one an outcome allows. */
-export function statusFits(o: Outcome, status: number): boolean {
-  const kind = statusKind(status);
-  if (o.anyBut) return (kind === 'refused' || (!o.refusal && kind === 'accepted')) && !o.anyBut.includes(status);
-  return o.status === status;
+/**
+ * Whether an answer is one an outcome allows, read through the harness's classification: a throttle, a server error
+ * or a page that is not the API is no answer of the bridge at all, and is thrown (Undecided, harness/answers.ts)
+ * instead of being taken for "another status".
+ */
+export function fits(o: Outcome, reply: Reply): boolean {
+  const kind = judged(reply);
+  if (o.anyBut) return (kind === 'refused' || (!o.refusal && kind === 'accepted')) && !answered(reply, ...o.anyBut);
+  return answered(reply, o.status);
 }
 
 const success = (requirement: string): Outcome => ({ status: 200, ok: true, requirement });
@@ -159,7 +164,8 @@ function bodyRefusalFirst(o: Outcome): Outcome[] {
     const first = 'the body was refused before the key, the method or the switch was looked at (C-NS-CHECK-ORDER)';
     return [{ ...o, ok: false, refusal: true, anyBut: [...new Set([...o.anyBut, ...MEANT_REFUSALS])], open: o.open ?? first }];
   }
-  return o.status === 400 ? [o] : [];
+  // The body's own refusal (the 400 row), not its success.
+  return o.ok ? [] : [o];
 }
 
 /** The answers the document allows for one request case. */
@@ -188,8 +194,8 @@ export function acceptable(c: ModelCase): Outcome[] {
  * The requirements an answer outside `acceptable(c)` may break, most likely first. A 401 to the right key sent under
  * another spelling of the header name means the name was matched case-sensitively.
  */
-export function blame(c: ModelCase, status: number): string[] {
-  if (status === 401 && c.key === 'right' && c.headerName !== KEY_HEADER) return ['C-AUTH-HEADER-CASE'];
+export function blame(c: ModelCase, reply: Reply): string[] {
+  if (answered(reply, 401) && c.key === 'right' && c.headerName !== KEY_HEADER) return ['C-AUTH-HEADER-CASE'];
   return acceptable(c).map((o) => o.requirement);
 }
 
@@ -198,14 +204,15 @@ export function blame(c: ModelCase, status: number): string[] {
  * more than its profile states (a body without Content-Type) would still write.
  */
 export function writesLogLine(c: ModelCase): boolean {
-  return c.path === '/v2/log' && acceptable({ ...c, stated: {} }).some((o) => statusFits(o, 200));
+  return c.path === '/v2/log' && acceptable({ ...c, stated: {} }).some((o) => o.ok);
 }
 
 /**
  * HTTP methods are case-sensitive (RFC 9110): `get` is not GET, so it is not served as the endpoint's method. Which
  * refusal a server gives an unknown method is open (405 by the error table, 400 or 501 from an HTTP stack, 404 from
- * a router): anything but a success or a server error other than 501 Not Implemented.
+ * a router): a refusal, or 501 Not Implemented, RFC 9110's own answer to a method the server does not recognise. A
+ * success breaks it; a throttle, another server error or a page that is not the API decides nothing (thrown).
  */
-export function methodCaseFits(status: number): boolean {
-  return statusKind(status) === 'refused' || status === 501;
+export function methodCaseFits(reply: Reply): boolean {
+  return methodNotImplemented(reply) || judged(reply) === 'refused';
 }

@@ -5,8 +5,21 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { acceptable, blame, methodCaseFits, statusFits, writesLogLine, type BodyKind, type BridgePath, type KeyKind, type ModelCase } from '../../suites/game-bridge/model.ts';
+import { Undecided } from '../../harness/answers.ts';
+import type { Reply } from '../../harness/http/client.ts';
+import { acceptable, blame, fits, methodCaseFits, writesLogLine, type BodyKind, type BridgePath, type KeyKind, type ModelCase, type Outcome } from '../../suites/game-bridge/model.ts';
 
+/** An answer of the bridge with this status, as the client hands it to the model. */
+const answer = (status: number): Reply => ({ status, headers: { 'content-type': 'application/json' }, text: '', exchange: { label: 'a case', operation: 'GET /v2/status' } }) as unknown as Reply;
+/** Whether an outcome allows an answer of this status; undefined where the answer is no answer of the bridge (thrown). */
+const statusFits = (o: Outcome, status: number): boolean | undefined => {
+  try {
+    return fits(o, answer(status));
+  } catch (e) {
+    if (e instanceof Undecided) return undefined;
+    throw e;
+  }
+};
 const base = (over: Partial<ModelCase> = {}): ModelCase => ({ method: 'GET', path: '/v2/status', key: 'right', headerName: 'X-Auth-Key', body: 'absent', enabled: true, ...over });
 const statuses = (c: ModelCase) => acceptable(c).map((o) => o.status).sort();
 const only = (c: ModelCase) => {
@@ -75,7 +88,8 @@ test('error table, 400 row and the log request table: 400 only when message is a
   // "A 400 is returned only when message is absent entirely": a present message of another type is never a 400.
   const [notString] = log('message-not-string');
   assert.equal(statusFits(notString, 400), false);
-  assert.equal(statusFits(notString, 500), false);
+  // A 5xx is no answer of the bridge: it decides nothing here (GEN-NO-5XX judges it wherever it shows).
+  assert.equal(statusFits(notString, 500), undefined);
   assert.ok(statusFits(notString, 200) && statusFits(notString, 422));
 });
 
@@ -86,10 +100,10 @@ test('the document orders no checks: where several errors apply, the answer of a
   // So may the refusal a typed body gives a message that is not a string (C-NS-MESSAGE-TYPE), proving nothing of it;
   // never a 400, nor a refusal the table gives another meaning.
   const typed = acceptable(base({ path: '/v2/log', method: 'POST', key: 'wrong', body: 'message-not-string' }));
-  const fits = (status: number) => typed.find((o) => statusFits(o, status));
-  assert.equal(fits(401)?.requirement, 'C-AUTH-401');
-  assert.ok(fits(422)?.open);
-  for (const status of [200, 400, 403, 404, 405, 500]) assert.equal(fits(status), undefined, String(status));
+  const fitting = (status: number) => typed.find((o) => statusFits(o, status));
+  assert.equal(fitting(401)?.requirement, 'C-AUTH-401');
+  assert.ok(fitting(422)?.open);
+  for (const status of [200, 400, 403, 404, 405]) assert.equal(fitting(status), undefined, String(status));
   // Not for a read: a query parameter is not checked before the key.
   assert.deepEqual(statuses(base({ path: '/v2/players', key: 'wrong' })), [401]);
 });
@@ -105,7 +119,7 @@ test('a JSON body without Content-Type: read, unless the profile states the depl
   assert.deepEqual([read.status, read.open], [200, undefined]);
   assert.deepEqual([unread.status, unread.message, unread.requirement], [400, 'Missing field: message', 'C-LOG-CONTENT-TYPE-OPTIONAL']);
   assert.match(unread.open ?? '', /settings\.logRequiresContentType/);
-  assert.deepEqual(blame(base({ path: '/v2/log', method: 'POST', body: 'message-no-content-type' }), 415), ['C-LOG-CONTENT-TYPE-OPTIONAL', 'C-LOG-CONTENT-TYPE-OPTIONAL']);
+  assert.deepEqual(blame(base({ path: '/v2/log', method: 'POST', body: 'message-no-content-type' }), answer(415)), ['C-LOG-CONTENT-TYPE-OPTIONAL', 'C-LOG-CONTENT-TYPE-OPTIONAL']);
 });
 
 test('GET /v2/players needs nothing but the key, unless the profile states extras; where it does not, a refusal proves nothing', () => {
@@ -114,12 +128,12 @@ test('GET /v2/players needs nothing but the key, unless the profile states extra
   const open = players(undefined).find((o) => statusFits(o, 400));
   assert.match(open?.open ?? '', /settings\.extras/);
   assert.ok(players(undefined).find((o) => statusFits(o, 422))?.open);
-  for (const status of [401, 403, 404, 405, 500, 301]) assert.equal(players(undefined).find((o) => statusFits(o, status)), undefined, String(status));
+  for (const status of [401, 403, 404, 405]) assert.equal(players(undefined).find((o) => statusFits(o, status)), undefined, String(status));
 });
 
 test('HTTP field names are case-insensitive: a 401 to the right key under another spelling blames the header-name rule', () => {
-  assert.deepEqual(blame(base({ headerName: 'x-auth-key' }), 401), ['C-AUTH-HEADER-CASE']);
-  assert.deepEqual(blame(base({ headerName: 'X-Auth-Key' }), 401), ['C-STATUS-200']);
+  assert.deepEqual(blame(base({ headerName: 'x-auth-key' }), answer(401)), ['C-AUTH-HEADER-CASE']);
+  assert.deepEqual(blame(base({ headerName: 'X-Auth-Key' }), answer(401)), ['C-STATUS-200']);
 });
 
 test('a log request a conforming bridge answers with a console line is a write; a refused one is not', () => {
@@ -129,6 +143,27 @@ test('a log request a conforming bridge answers with a console line is a write; 
 });
 
 test('methods are case-sensitive: "get" is refused somehow, never served, never a server error but 501', () => {
-  for (const s of [400, 404, 405, 501]) assert.equal(methodCaseFits(s), true, String(s));
-  for (const s of [200, 204, 302, 500]) assert.equal(methodCaseFits(s), false, String(s));
+  for (const s of [400, 404, 405, 501]) assert.equal(methodCaseFits(answer(s)), true, String(s));
+  for (const s of [200, 204]) assert.equal(methodCaseFits(answer(s)), false, String(s));
+  // Another server error, a throttle or a redirect is no answer of the bridge: it decides nothing (thrown).
+  for (const s of [500, 429, 302]) assert.throws(() => methodCaseFits(answer(s)), Undecided, String(s));
+});
+
+test('what is no answer of the bridge decides nothing, whatever the case expected: a throttle, a 5xx, a redirect, a login page', () => {
+  const cases: ModelCase[] = [base(), base({ key: 'wrong' }), base({ path: '/v2/log', method: 'POST', body: 'not-json' }), base({ path: '/v2/players', enabled: false })];
+  for (const c of cases) {
+    for (const status of [429, 500, 503, 302]) {
+      for (const o of acceptable(c)) assert.throws(() => fits(o, answer(status)), Undecided, `${JSON.stringify(c)} ${status}`);
+      assert.throws(() => blame(c, answer(status)), Undecided, `blame ${status}`);
+    }
+  }
+  const page = { ...answer(200), kind: 'not-the-api', headers: { 'content-type': 'text/html' } } as Reply;
+  assert.throws(() => fits(acceptable(base())[0], page), Undecided);
+});
+
+test('a switched-off endpoint answered 404 (a page of the framework, say) breaks the disabled rule alone', () => {
+  const off = base({ path: '/v2/players', enabled: false });
+  const page = { ...answer(404), headers: { 'content-type': 'text/html; charset=utf-8' } } as Reply;
+  assert.equal(acceptable(off).some((o) => fits(o, page)), false);
+  assert.deepEqual(blame(off, page), ['C-DISABLED-403']);
 });

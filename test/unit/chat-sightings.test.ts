@@ -6,12 +6,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Reply } from '../../harness/http/client.ts';
+import { answerKind } from '../../harness/answers.ts';
 import { addressOf, networkNeighbour } from '../../suites/chat/driver.ts';
 import { readingsOf, sightAllowed, sightBadBodyAnswers, sightLimited } from '../../suites/chat/sightings.ts';
 
 function reply(status: number, type: string, body: unknown, headers: Record<string, string> = {}, ms = 3): Reply {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return { status, headers: { 'content-type': type, ...headers }, text, json: typeof body === 'string' ? undefined : body, sentAt: 0, headersAt: ms, receivedAt: ms, exchange: {} as Reply['exchange'] };
+  const answer = { status, headers: { 'content-type': type, ...headers } };
+  return { ...answer, kind: answerKind(answer), text, json: typeof body === 'string' ? undefined : body, sentAt: 0, headersAt: ms, receivedAt: ms, exchange: {} as Reply['exchange'] };
 }
 
 function sightings(f: (record: (point: string, reading: string | undefined, detail?: string) => void) => void): Record<string, string | undefined> {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, HarnessError, TargetError, closeAgents, targetUrl } from '../../harness/http/client.ts';
+import type { Exchange } from '../../harness/http/exchange.ts';
 import { loadSpec } from '../../harness/spec/load.ts';
 import { Secrets } from '../../harness/secrets.ts';
 
@@ -203,6 +204,51 @@ test('an exception of the harness after the answer arrived (recording, validatio
   assert.ok(e instanceof HarnessError, `got ${String(e)}`);
   assert.ok(!(e instanceof TargetError));
   assert.match(e.message, /^harness error after GET .* was answered 200 \(not the target's doing\): TypeError: injected: recording broke\n\s+at /);
+});
+
+test('an operation that answers bad input 500 each time is not given up while it answers its control; one that answers nothing is', async () => {
+  const health = { request: { method: 'GET', path: '/v2/status' }, ok: (r: { status: number }) => r.status === 200 };
+  const bridge = (logAnswer: (body: string) => [number, string], o: { dark?: boolean } = {}) =>
+    serve((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        if (req.url === '/v2/status') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+        if (!req.headers['x-auth-key'] && !o.dark) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"ok":false,"error":"unauthorized","message":"Invalid X-Auth-Key"}');
+        const [status, text] = logAnswer(body);
+        res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+      });
+    });
+  const crashing = await bridge((body) => (body.startsWith('{"message"') && body.endsWith('}') ? [200, '{"ok":true}'] : [500, 'Internal Server Error']));
+  const c = new Client({ interfaceName: 'game-bridge', baseUrl: crashing, spec: loadSpec('game-bridge'), secrets: new Secrets(), timeoutMs: 2000, live: false, requestsPerSecond: 0, health });
+  const log = (body: string) => c.send({ method: 'POST', path: '/v2/log', headers: { 'x-auth-key': 'k', 'content-type': 'application/json' }, body });
+  for (let i = 0; i < 5; i++) assert.equal((await log('{"message": ')).status, 500);
+  // Its control (the request without its key) is refused 401: the operation answers, and is still asked.
+  assert.equal((await log('{"message":"x"}')).status, 200);
+
+  const dark = await bridge(() => [503, '<html>unavailable</html>'], { dark: true });
+  const d = new Client({ interfaceName: 'game-bridge', baseUrl: dark, spec: loadSpec('game-bridge'), secrets: new Secrets(), timeoutMs: 2000, live: false, requestsPerSecond: 0, health });
+  const darkLog = (body: string) => d.send({ method: 'POST', path: '/v2/log', headers: { 'x-auth-key': 'k', 'content-type': 'application/json' }, body });
+  // Behind a balancer that answers the operation 503 whatever it is sent (its control too), it is given up.
+  for (let i = 0; i < 3; i++) await darkLog('{"message":"x"}');
+  await assert.rejects(darkLog('{"message":"x"}'), (e: unknown) => e instanceof TargetError && e.kind === 'given-up');
+});
+
+test('a 429 waited out whose request the API then answered is marked as hiding nothing; one answered 429 again is not', async () => {
+  let calls = 0;
+  const url = await serve((_req, res) => (++calls % 2 === 1 ? res.writeHead(429, { 'Retry-After': '0' }).end() : res.writeHead(200).end('{}')));
+  const seen: Exchange[] = [];
+  const c = new Client({ interfaceName: 'test', baseUrl: url, secrets: new Secrets(), timeoutMs: 3000, live: false, requestsPerSecond: 0, onExchange: (ex) => seen.push(ex) });
+  assert.equal((await c.send({ method: 'GET', path: '/' })).status, 200);
+  assert.deepEqual(seen.map((ex) => [ex.response?.status, Boolean(ex.waitedOut)]), [[429, true], [200, false]]);
+  // A 429 the request did not provoke is no answer a response check holds to the spec, whatever its status documents.
+  assert.match(seen[0].environment ?? '', /did not provoke/);
+  assert.equal(seen[1].environment, undefined);
+  const always = await serve((_req, res) => res.writeHead(429, { 'Retry-After': '0' }).end());
+  const marks: boolean[] = [];
+  const d = new Client({ interfaceName: 'test', baseUrl: always, secrets: new Secrets(), timeoutMs: 3000, live: false, requestsPerSecond: 0, onExchange: (ex) => marks.push(Boolean(ex.waitedOut)) });
+  assert.equal((await d.send({ method: 'GET', path: '/' })).status, 429);
+  assert.deepEqual(marks, [false, false]);
 });
 
 /** A client of the game-bridge spec, with its status read as the harmless request that says whether the target still answers. */

@@ -83,10 +83,14 @@ test('generic requirements are derived from each spec, not written in it', () =>
     const written = (s.doc['x-requirements'] as Array<{ id: string }>).map((r) => r.id);
     assert.ok(!written.some((id) => id.includes('-GEN-')), `${s.name} writes no generic requirement`);
     for (const r of s.requirements.filter((r) => r.id.includes('-GEN-'))) assert.equal(r.generic, true, r.id);
-    for (const id of ['GEN-NO-5XX', 'GEN-REFUSAL-STATUS', 'GEN-CONTENT-TYPE', 'GEN-SCHEMA']) {
+    for (const id of ['GEN-NO-5XX', 'GEN-CONTENT-TYPE', 'GEN-SCHEMA']) {
       assert.ok(requirementById(s, `${s.prefix}-${id}`), `${s.prefix}-${id}`);
     }
   }
+  // The refusal status is judged only where a body is sent and the spec documents its 400: the bridge's log has
+  // one, chat documents no 400.
+  assert.deepEqual(requirementById(bridge, 'C-GEN-REFUSAL-STATUS')?.operations, ['POST /v2/log']);
+  assert.equal(requirementById(chat, 'E-GEN-REFUSAL-STATUS'), undefined);
   // game-bridge has a security scheme and per-path wrong-method answers; chat has neither, but documents headers.
   assert.ok(requirementById(bridge, 'C-GEN-AUTH'));
   assert.deepEqual(requirementById(bridge, 'C-GEN-AUTH')?.operations?.slice().sort(), bridge.operations.map((o) => o.key).sort());

@@ -12,7 +12,10 @@ import type { Exchange } from './http/exchange.ts';
 /** Why a pass is withheld: the answers it would rest on are some, and the trouble may have hidden the rest. */
 function unearned(trouble: Exchange[]): string {
   const shown = trouble.slice(0, 3).map((ex) => `${ex.operation ?? ex.request.method} (${ex.response ? ex.response.status : (ex.error ?? 'no answer')})`);
-  return `${trouble.length} request(s) of this test met the environment's trouble (${shown.join('; ')}${trouble.length > 3 ? '; …' : ''}): a pass on the others would rest on answers it did not get`;
+  // A request the operation never answered again in the test is the outage's, and named so: the report's reader
+  // tells a target gone dark from a throttle by this line alone.
+  const silent = trouble.some((ex) => !ex.response);
+  return `${trouble.length} request(s) of this test met the environment's trouble${silent ? ' (an outage: a request got no answer, and its operation none after it)' : ''} (${shown.join('; ')}${trouble.length > 3 ? '; …' : ''}): a pass on the others would rest on answers it did not get`;
 }
 
 /**

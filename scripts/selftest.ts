@@ -130,10 +130,15 @@ const advisories = new Set(REGISTRY.flatMap((d) => loadSpec(d.name).requirements
 const mustProve = claimed.filter((p) => !advisories.has(p.requirement));
 
 const runs: Run[] = [];
+/**
+ * The profile the readings are run from: reference.yaml, or with --interface the interface's home profile (one added
+ * from the template has a profile of its own, and reference.yaml does not name it).
+ */
+const READINGS_PROFILE = values.interface ? homeProfile(values.interface) : 'reference.yaml';
 for (const { file, doc } of referenceProfiles) {
   if (values.interface && !doc.interfaces?.[values.interface]) continue;
-  // reference.yaml records its behaviour, for the diff against the other readings below.
-  const record = file === 'reference.yaml' ? ['--record-behaviour'] : [];
+  // The readings' profile records its behaviour, for the diff against the other readings below.
+  const record = file === READINGS_PROFILE ? ['--record-behaviour'] : [];
   runs.push({ name: `valid ${file}`, args: ['--target', path.join('targets', file), '--strict', ...record, ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
 }
 // A sharded run, merged, must give the verdicts of the unsplit run with the same seed (the valid reference.yaml run),
@@ -152,15 +157,15 @@ if (!values.interface && SHARDED.length) runs.push(...shardRuns);
 // Every correct deployment passes: the references in other readings of their open points, all at once (default depth,
 // every check), then each later reading in runs of up to 24 per interface (quick depth, the tests of the requirements
 // their points meet).
-const OTHER_READINGS = 'valid reference.yaml in other readings';
+const OTHER_READINGS = `valid ${READINGS_PROFILE} in other readings`;
 // A point whose first other reading leaves most checks nothing to judge (unified-exchange's unfunded accounts) keeps
 // its default here, and that reading runs in a lane with the later ones.
 const leavingLittle = covered.flatMap((d) => readingsLeavingLittle(CATALOGUES, d.name).map((r) => r.point));
 const otherReadings = leavingLittle.length ? covered.flatMap((d) => firstOtherReadings(CATALOGUES, d.name)).filter((r) => !leavingLittle.includes(r.point)).map((r) => `${r.point}=${r.reading}`).join(',') : 'other';
-runs.push({ name: OTHER_READINGS, long: true, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', otherReadings, '--strict', '--record-behaviour', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
+runs.push({ name: OTHER_READINGS, long: true, args: ['--target', path.join('targets', READINGS_PROFILE), '--readings', otherReadings, '--strict', '--record-behaviour', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeValid(code, s) }) });
 // The same deployments with a profile that does not state what their testers would: never a failure (a default the
 // harness guessed is not the target's fault), at most untested.
-runs.push({ name: `${OTHER_READINGS}, unstated`, args: ['--target', path.join('targets', 'reference.yaml'), '--readings', 'other', '--unstated', '--strict', '--depth', 'quick', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeUnstated(code, s) }) });
+runs.push({ name: `${OTHER_READINGS}, unstated`, args: ['--target', path.join('targets', READINGS_PROFILE), '--readings', 'other', '--unstated', '--strict', '--depth', 'quick', ...narrow], faults: [], judge: (code, s) => ({ problem: judgeUnstated(code, s) }) });
 // The generated profile template, only its base URLs changed, against the references started as live targets with
 // the settings it leaves them: a guess it stated would fail a correct deployment (scripts/selftest-template.ts).
 for (const other of [false, true]) {
@@ -181,7 +186,7 @@ for (const lane of readingLanes(covered.map((d) => d.name), (name, id) => claime
     // worker: started with the long runs, so that no lane is left waiting alone at the end (one that met three such
     // readings took 256 s, and was the last run of the self-test).
     long: true,
-    args: ['--target', path.join('targets', 'reference.yaml'), '--interfaces', lane.interfaces.join(','), '--grep', lane.grep, '--strict', '--workers', '1', '--depth', 'quick', ...lane.readings.flatMap((r) => ['--readings', `${r.point}=${r.reading}`])],
+    args: ['--target', path.join('targets', READINGS_PROFILE), '--interfaces', lane.interfaces.join(','), '--grep', lane.grep, '--strict', '--workers', '1', '--depth', 'quick', ...lane.readings.flatMap((r) => ['--readings', `${r.point}=${r.reading}`])],
     faults: [],
     judge: (code, s) => ({ problem: judgeValid(code, s) }),
   });
@@ -451,7 +456,7 @@ if (checkPairs) {
 let readingsProblem: string | undefined;
 const otherReadingsRun = results.find((r) => r.run.name === OTHER_READINGS);
 if (otherReadingsRun) {
-  const summaries = [otherReadingsRun, results.find((r) => r.run.name === 'valid reference.yaml')].flatMap((r) => (r && existsSync(path.join(dirOf(r.run), 'summary.json')) ? [JSON.parse(readFileSync(path.join(dirOf(r.run), 'summary.json'), 'utf8')) as RunSummary] : []));
+  const summaries = [otherReadingsRun, results.find((r) => r.run.name === `valid ${READINGS_PROFILE}`)].flatMap((r) => (r && existsSync(path.join(dirOf(r.run), 'summary.json')) ? [JSON.parse(readFileSync(path.join(dirOf(r.run), 'summary.json'), 'utf8')) as RunSummary] : []));
   const outside = summaries.flatMap(readingsOutsideTheirRequirements);
   readingsProblem = outside.length ? `${outside.length} open points were met by checks of requirements their spec entry does not list:\n     ${[...new Set(outside)].join('\n     ')}` : undefined;
   console.log(`${readingsProblem ? 'FAIL' : 'ok  '} every check that met an open point judges a requirement its spec entry lists${readingsProblem ? `\n     ${readingsProblem}` : ''}`);
@@ -472,7 +477,7 @@ if (checkAdvisories) {
 
 // The behaviour diff of the default and the other readings: exactly the flipped open points (scripts/selftest-diff.ts).
 let diffProblem: string | undefined;
-const defaultRun = results.find((r) => r.run.name === 'valid reference.yaml');
+const defaultRun = results.find((r) => r.run.name === `valid ${READINGS_PROFILE}`);
 const checkDiff = Boolean(otherReadingsRun && defaultRun);
 if (checkDiff) {
   const d = readingsDiffProblem(dirOf(defaultRun!.run), dirOf(otherReadingsRun!.run), covered.map((x) => x.name as InterfaceName));

@@ -335,6 +335,14 @@ export class Client {
       return;
     }
     trouble.healthy(origin);
+    // Operation after operation troubled while only the health check answers, and this one's control too: the target
+    // answers nothing the run could judge (a gateway that lets its health check alone through), and is given up whole.
+    const others = (this.options.spec?.operations.length ?? Infinity) - 1;
+    const dark = due.origin && op ? trouble.onlyHealthAnswers(origin, others) : undefined;
+    if (dark && !(await this.operationAnswers(exchange))) {
+      trouble.giveUpDark(origin, `${this.options.health.request.method} ${this.options.health.request.path.split('?')[0]}`, dark);
+      return;
+    }
     // One operation troubled in a row while the target answers has gone dark only if it does not answer a control of
     // its own either: a 5xx that bad input provokes each time is the requests', and the operation goes on answering.
     if (due.operation && op && !(await this.operationAnswers(exchange))) trouble.giveUpOn(origin, op);
@@ -498,7 +506,7 @@ export class Client {
       // wrongly accepts them, they were writes.
       if (op?.write) this.options.onWrite?.(op, exchange, kind);
       // The API's own answers (a limit a check provoked among them) clear the trouble in a row; anything else counts.
-      if (kind === 'accepted' || kind === 'refused' || kind === 'informational' || (kind === 'throttled' && spec.provokesLimit)) trouble.answered(this.base.origin, op?.key);
+      if (kind === 'accepted' || kind === 'refused' || kind === 'informational' || (kind === 'throttled' && spec.provokesLimit)) trouble.answered(this.base.origin, op?.key, this.askingHealth);
       else await this.noteTrouble(exchange, kind as TroubleKind);
       return {
         status: res.statusCode,

@@ -15,6 +15,13 @@ export const GIVE_UP_AFTER = 3;
  * recover, and a worker runs many tests; the whole target, given up, stays so for the run.
  */
 export const GIVE_UP_OPERATION_MS = 15_000;
+/**
+ * Distinct operations troubled one after another, with no answer of the API to any other request between them (its
+ * harmless documented request aside), after which the last one's control is asked and, troubled too, the whole target
+ * given up: a gateway that lets only the health check through answers nothing the run could judge. Giving up one
+ * operation at a time (three troubles each) made a run of six interfaces behind it take over ten minutes.
+ */
+export const DARK_OPERATIONS = 3;
 const MARKER_LOOK_MS = 250;
 
 /**
@@ -52,6 +59,8 @@ export class TroubleLog {
   private readonly gaveUp = new Map<string, string>();
   private readonly gaveUpOn = new Map<string, { cause: string; until: number }>();
   private readonly lastAnswer = new Map<string, number>();
+  /** Per origin, the operations troubled since the API last answered a request that was not the health check. */
+  private readonly dark = new Map<string, Set<string>>();
   /** The marker file per run and origin: asked before every request, so worked out once (reading the environment is slow). */
   private readonly markers = new Map<string, string>();
   private readonly lookedAt = new Map<string, number>();
@@ -108,9 +117,13 @@ export class TroubleLog {
     return undefined;
   }
 
-  /** The API answered (accepted or refused): the trouble in a row starts again, for the target and the operation. */
-  answered(origin: string, operation: string | undefined): void {
+  /**
+   * The API answered (accepted or refused): the trouble in a row starts again, for the target and the operation. An
+   * answer to the health check alone (`health`) does not show that the target answers the run's other requests.
+   */
+  answered(origin: string, operation: string | undefined, health = false): void {
     this.origins.delete(origin);
+    if (!health) this.dark.delete(origin);
     if (operation === undefined) return;
     const key = `${origin} ${operation}`;
     this.operations.delete(key);
@@ -131,7 +144,21 @@ export class TroubleLog {
       map.set(key, run);
       return run.count >= GIVE_UP_AFTER;
     };
+    if (operation !== undefined) this.dark.set(origin, (this.dark.get(origin) ?? new Set<string>()).add(operation));
     return { origin: bump(this.origins, origin), operation: operation === undefined ? false : bump(this.operations, `${origin} ${operation}`) };
+  }
+
+  /**
+   * Whether DARK_OPERATIONS distinct operations (or all `others` the interface has beside its health check) have been
+   * troubled with no answer of the API to anything but the health check between them: then the target, not one
+   * operation, may be what does not answer (the client asks a control before it gives the target up). Gives the
+   * operations in words, or undefined.
+   */
+  onlyHealthAnswers(origin: string, others: number): string | undefined {
+    const dark = this.dark.get(origin);
+    if (!dark || dark.size < Math.max(1, Math.min(DARK_OPERATIONS, others))) return undefined;
+    const shown = [...dark].slice(-DARK_OPERATIONS);
+    return `${dark.size} operations troubled in a row (${dark.size > shown.length ? '…; ' : ''}${shown.join('; ')}) and no other request answered between them, the last one's control included`;
   }
 
   /** The troubles in a row, in words: "throttled (429) 3 times". */
@@ -142,7 +169,15 @@ export class TroubleLog {
 
   /** Gives up on the whole target, for every process of the run; returns the cause. */
   giveUp(origin: string, health: string): string {
-    const cause = `the target stopped answering: ${this.describe(this.origins.get(origin))} in a row, and ${health}`;
+    return this.mark(origin, `the target stopped answering: ${this.describe(this.origins.get(origin))} in a row, and ${health}`);
+  }
+
+  /** Gives up on the whole target that answers its health check alone (onlyHealthAnswers); returns the cause. */
+  giveUpDark(origin: string, health: string, dark: string): string {
+    return this.mark(origin, `the target answers only its harmless documented request (${health}): ${dark}`);
+  }
+
+  private mark(origin: string, cause: string): string {
     this.gaveUp.set(origin, cause);
     const m = this.marker(origin);
     if (m) writeFileSync(m, cause);

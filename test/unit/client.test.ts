@@ -294,3 +294,23 @@ test('a request that got no answer is evidence only while the same operation ans
   // GET /v2/players drops everything: its control is dropped too, so nothing can be told of it.
   assert.match((await c.whyNotAnswering(await unanswered({ method: 'GET', path: '/v2/players' }))) ?? '', /GET \/v2\/players does not answer a control either/);
 });
+
+test('a target that answers its harmless request and nothing else is given up whole after one trouble of each other operation', async () => {
+  const url = await serve((req, res) => (req.url === '/v2/status' ? json(res, 200) : json(res, 429)));
+  const c = bridgeClient(url);
+  for (const request of [{ method: 'GET', path: '/v2/players' }, { method: 'GET', path: '/v2/info' }, { method: 'POST', path: '/v2/log', body: '{}' }] as const) {
+    assert.equal((await c.send(request)).kind, 'throttled');
+  }
+  // The bridge's every operation but its status troubled in a row, and the last one's control too: the whole target
+  // is given up, even its status.
+  await assert.rejects(c.send({ method: 'GET', path: '/v2/status' }), (e: unknown) => e instanceof TargetError && e.kind === 'given-up' && /answers only its harmless documented request \(GET \/v2\/status\): 3 operations troubled in a row/.test(e.message));
+});
+
+test('an operation given up between answers of the API to other operations leaves the target asked', async () => {
+  const url = await serve((req, res) => (req.url === '/v2/players' || req.url === '/v2/info' ? json(res, 429) : json(res, 200)));
+  const c = bridgeClient(url);
+  for (let i = 0; i < 3; i++) await c.send({ method: 'GET', path: '/v2/players' });
+  assert.equal((await c.send({ method: 'POST', path: '/v2/log', body: '{}' })).status, 200, 'another operation answered');
+  for (let i = 0; i < 3; i++) await c.send({ method: 'GET', path: '/v2/info' });
+  assert.equal((await c.send({ method: 'POST', path: '/v2/log', body: '{}' })).status, 200, 'the target is not given up');
+});

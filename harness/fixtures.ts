@@ -185,7 +185,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       workers: testInfo.config.workers,
       onExchange: (ex) => recorder.exchanges.push(ex),
       onWrite: (op, ex, kind) => writes.sent(op.key, op.write ?? 'a write', ex.label, kind),
-      health: { request: probe.request, ok: (reply) => probe.judge(reply) === undefined },
+      health: { request: probe.request, ok: (reply) => probe.judge(reply) === undefined, probedToo: (probe.credentials ?? []).map((c) => c.request) },
     });
     await use(client);
     recordGenericResponseChecks(spec, recorder, testInfo.tags);

@@ -97,6 +97,11 @@ const HARNESS_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', '
 export interface HealthCheck {
   request: RequestSpec;
   ok(reply: Reply): boolean;
+  /**
+   * The probe's other harmless requests (a second credential's read): like the health request's, their answers do not
+   * show that the target answers the run's other requests (a gateway may let exactly these through).
+   */
+  probedToo?: RequestSpec[];
 }
 
 /** The base URL's path with the request's path under it: a gateway prefix ("/gateway") is kept in every request. */
@@ -323,7 +328,11 @@ export class Client {
     const op = exchange.operation;
     const origin = this.base.origin;
     const due = trouble.troubled(origin, op, kind);
-    if (this.askingHealth || (!due.origin && !due.operation)) return;
+    if (this.askingHealth) return;
+    // Operation after operation troubled while only the probe's requests answer (onlyHealthAnswers).
+    const others = (this.options.spec?.operations.length ?? Infinity) - 1;
+    const dark = op && this.options.health ? trouble.onlyHealthAnswers(origin, others) : undefined;
+    if (!due.origin && !due.operation && !dark) return;
     if (!this.options.health) {
       // Nothing to ask: troubled this many times in a row, the target is taken to be down.
       if (due.origin) trouble.giveUp(origin, 'the client has no harmless request to ask it');
@@ -337,8 +346,7 @@ export class Client {
     trouble.healthy(origin);
     // Operation after operation troubled while only the health check answers, and this one's control too: the target
     // answers nothing the run could judge (a gateway that lets its health check alone through), and is given up whole.
-    const others = (this.options.spec?.operations.length ?? Infinity) - 1;
-    const dark = due.origin && op ? trouble.onlyHealthAnswers(origin, others) : undefined;
+    // A control answered clears the streak (TroubleLog.answered).
     if (dark && !(await this.operationAnswers(exchange))) {
       trouble.giveUpDark(origin, `${this.options.health.request.method} ${this.options.health.request.path.split('?')[0]}`, dark);
       return;
@@ -346,6 +354,17 @@ export class Client {
     // One operation troubled in a row while the target answers has gone dark only if it does not answer a control of
     // its own either: a 5xx that bad input provokes each time is the requests', and the operation goes on answering.
     if (due.operation && op && !(await this.operationAnswers(exchange))) trouble.giveUpOn(origin, op);
+  }
+
+  private probedOperations?: Set<string | undefined>;
+
+  /** Whether an operation is one the probe's harmless requests ask (HealthCheck): their answers show only that these answer. */
+  private probed(operation: string | undefined): boolean {
+    const health = this.options.health;
+    const spec = this.options.spec;
+    if (!health || !spec || operation === undefined) return false;
+    this.probedOperations ??= new Set([health.request, ...(health.probedToo ?? [])].map((r) => matchOperation(spec, r.method, r.path.split('?')[0]).op?.key));
+    return this.probedOperations.has(operation);
   }
 
   /** Whether the operation of a troubled exchange answers its control (controlOf) as the API; the control's own trouble is not counted. */
@@ -506,7 +525,7 @@ export class Client {
       // wrongly accepts them, they were writes.
       if (op?.write) this.options.onWrite?.(op, exchange, kind);
       // The API's own answers (a limit a check provoked among them) clear the trouble in a row; anything else counts.
-      if (kind === 'accepted' || kind === 'refused' || kind === 'informational' || (kind === 'throttled' && spec.provokesLimit)) trouble.answered(this.base.origin, op?.key, this.askingHealth);
+      if (kind === 'accepted' || kind === 'refused' || kind === 'informational' || (kind === 'throttled' && spec.provokesLimit)) trouble.answered(this.base.origin, op?.key, this.askingHealth || this.probed(op?.key));
       else await this.noteTrouble(exchange, kind as TroubleKind);
       return {
         status: res.statusCode,

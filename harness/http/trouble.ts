@@ -60,7 +60,7 @@ export class TroubleLog {
   private readonly gaveUpOn = new Map<string, { cause: string; until: number }>();
   private readonly lastAnswer = new Map<string, number>();
   /** Per origin, the operations troubled since the API last answered a request that was not the health check. */
-  private readonly dark = new Map<string, Set<string>>();
+  private readonly dark = new Map<string, { operations: Set<string>; run: Run }>();
   /** The marker file per run and origin: asked before every request, so worked out once (reading the environment is slow). */
   private readonly markers = new Map<string, string>();
   private readonly lookedAt = new Map<string, number>();
@@ -144,7 +144,12 @@ export class TroubleLog {
       map.set(key, run);
       return run.count >= GIVE_UP_AFTER;
     };
-    if (operation !== undefined) this.dark.set(origin, (this.dark.get(origin) ?? new Set<string>()).add(operation));
+    if (operation !== undefined) {
+      const dark = this.dark.get(origin) ?? { operations: new Set<string>(), run: { count: 0, kinds: new Map() } };
+      dark.operations.add(operation);
+      dark.run.kinds.set(kind, (dark.run.kinds.get(kind) ?? 0) + 1);
+      this.dark.set(origin, dark);
+    }
     return { origin: bump(this.origins, origin), operation: operation === undefined ? false : bump(this.operations, `${origin} ${operation}`) };
   }
 
@@ -156,9 +161,10 @@ export class TroubleLog {
    */
   onlyHealthAnswers(origin: string, others: number): string | undefined {
     const dark = this.dark.get(origin);
-    if (!dark || dark.size < Math.max(1, Math.min(DARK_OPERATIONS, others))) return undefined;
-    const shown = [...dark].slice(-DARK_OPERATIONS);
-    return `${dark.size} operations troubled in a row (${dark.size > shown.length ? '…; ' : ''}${shown.join('; ')}) and no other request answered between them, the last one's control included`;
+    const n = dark?.operations.size ?? 0;
+    if (!dark || n < Math.max(1, Math.min(DARK_OPERATIONS, others))) return undefined;
+    const shown = [...dark.operations].slice(-DARK_OPERATIONS);
+    return `${n} operations troubled in a row (${n > shown.length ? '…; ' : ''}${shown.join('; ')}) by ${this.describe(dark.run)}, and no other request answered between them, the last one's control included`;
   }
 
   /** The troubles in a row, in words: "throttled (429) 3 times". */

@@ -300,6 +300,8 @@ test('a target that answers its harmless request and nothing else is given up wh
   const c = bridgeClient(url);
   for (const request of [{ method: 'GET', path: '/v2/players' }, { method: 'GET', path: '/v2/info' }, { method: 'POST', path: '/v2/log', body: '{}' }] as const) {
     assert.equal((await c.send(request)).kind, 'throttled');
+    // A check's own request to the probe's operation, answered: it shows only what the probe shows.
+    if (request.method === 'GET') assert.equal((await c.send({ method: 'GET', path: '/v2/status' })).status, 200);
   }
   // The bridge's every operation but its status troubled in a row, and the last one's control too: the whole target
   // is given up, even its status.

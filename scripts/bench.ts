@@ -23,16 +23,27 @@ import { INTERFACES } from './interfaces.ts';
 import { validValue } from '../harness/generic/bodies.ts';
 import { checkResponse, precompile } from '../harness/validation/responses.ts';
 
-const USAGE = `usage: npm run bench [-- --seconds N --concurrency N --skip-run --skip-chat]
+const USAGE = `usage: npm run bench [-- --seconds N --concurrency N --skip-run --skip-chat | --selftest [--selftest-only TEXT]]
   --seconds N       how long each throughput measurement runs (default 2)
   --concurrency N   requests in flight in the throughput measurements (default 8)
   --skip-run        leave out the whole conformance run against the reference
-  --skip-chat       leave out the quick chat run against a live 60-second window`;
+  --skip-chat       leave out the quick chat run against a live 60-second window
+  --selftest        instead, the self-test's cost: its wall and CPU seconds, per configuration and per proven
+                    (check, requirement) pair (the environment runs and the browser check left out)
+  --selftest-only T the self-test's runs whose name contains T (its --only)`;
 
 function options() {
   try {
     return parseArgs({
-      options: { seconds: { type: 'string', default: '2' }, concurrency: { type: 'string', default: '8' }, 'skip-run': { type: 'boolean' }, 'skip-chat': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        seconds: { type: 'string', default: '2' },
+        concurrency: { type: 'string', default: '8' },
+        'skip-run': { type: 'boolean' },
+        'skip-chat': { type: 'boolean' },
+        selftest: { type: 'boolean' },
+        'selftest-only': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }).values;
   } catch (e) {
     console.error(`bench: ${(e as Error).message}\n${USAGE}`);
@@ -51,6 +62,10 @@ if (!(seconds > 0) || !(concurrency >= 1)) {
   process.exit(2);
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+if (values.selftest) {
+  process.exit(await selftestCosts(values['selftest-only']));
+}
 
 // 1. The whole run against the reference, and chat's window floor.
 /** The whole run's wall time (s): the single run a comparison of two references is measured against (1a'). */
@@ -282,4 +297,48 @@ function conformance(args: string[], reportDir: string): Promise<number> {
     const child = spawn(process.execPath, [...scriptArgs('conformance'), ...args], { cwd: ROOT, env: { ...process.env, HARNESS_REPORT_DIR: reportDir }, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('exit', (c) => resolve(c ?? 2));
   });
+}
+
+/**
+ * The self-test's cost (--selftest): it runs as npm test runs it (its batch processes, its default jobs), and each run's
+ * CPU seconds are its batch process's and its workers' (scripts/process-cpu.ts). Printed: the whole, each kind of
+ * run, the costliest configurations, and the CPU seconds per (check, requirement) pair the fault runs prove, each run's
+ * CPU shared out among the pairs it proves.
+ */
+async function selftestCosts(only: string | undefined): Promise<number> {
+  const dir = path.join(ROOT, 'reports', 'bench-selftest');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'costs.json');
+  rmSync(file, { force: true });
+  const t0 = performance.now();
+  const code = await new Promise<number>((resolve) => {
+    const args = [...scriptArgs('selftest'), '--costs', file, '--environment', 'none', '--no-browser', ...(only ? ['--only', only] : [])];
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('exit', (c) => resolve(c ?? 2));
+  });
+  const wall = (performance.now() - t0) / 1000;
+  let costs: { runs: Array<{ name: string; wallS: number; cpuS?: number; fault: boolean; proves: string[] }> };
+  try {
+    costs = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    console.error(`bench: the self-test (exit ${code}) wrote no costs to ${path.relative(ROOT, file)}`);
+    return 2;
+  }
+  const cpu = (rs: typeof costs.runs) => rs.reduce((sum, r) => sum + (r.cpuS ?? 0), 0);
+  console.log(`self-test (${costs.runs.length} runs${only ? ` matching "${only}"` : ''}, environment runs left out): ${wall.toFixed(0)} s wall, ${cpu(costs.runs).toFixed(0)} CPU-s; exit ${code}`);
+  const kindOf = (name: string) => (name.startsWith('fault') ? (name.endsWith('in other readings') ? 'fault runs in other readings' : 'fault runs') : name.startsWith('reading') ? 'reading lanes' : name.startsWith('shard') ? 'shards' : 'valid configurations');
+  const kinds = new Map<string, typeof costs.runs>();
+  for (const r of costs.runs) kinds.set(kindOf(r.name), [...(kinds.get(kindOf(r.name)) ?? []), r]);
+  for (const [kind, rs] of kinds) {
+    console.log(`  ${kind}: ${rs.length} runs, ${cpu(rs).toFixed(0)} CPU-s (median ${median(rs.map((r) => r.cpuS ?? 0)).toFixed(1)} CPU-s, ${median(rs.map((r) => r.wallS)).toFixed(1)} s wall per run)`);
+  }
+  console.log('  the costliest configurations:');
+  for (const r of [...costs.runs].sort((a, b) => (b.cpuS ?? 0) - (a.cpuS ?? 0)).slice(0, 8)) console.log(`    ${(r.cpuS ?? NaN).toFixed(1).padStart(6)} CPU-s ${r.wallS.toFixed(1).padStart(6)} s  ${r.name.slice(0, 110)}`);
+  // Each fault run's CPU shared out among the pairs it proves; a pair proven by several runs gets each one's share.
+  const perPair = new Map<string, number>();
+  for (const r of costs.runs.filter((x) => x.fault && x.proves.length)) for (const p of r.proves) perPair.set(p, (perPair.get(p) ?? 0) + (r.cpuS ?? 0) / r.proves.length);
+  const faultCpu = cpu(costs.runs.filter((r) => r.fault));
+  if (perPair.size) console.log(`  per proven (check, requirement) pair: ${perPair.size} pairs, ${(faultCpu / perPair.size).toFixed(2)} CPU-s each on average (the fault runs' ${faultCpu.toFixed(0)} CPU-s); per pair in ${path.relative(ROOT, file)}`);
+  writeFileSync(file, JSON.stringify({ ...costs, perPairCpuS: Object.fromEntries([...perPair].sort((a, b) => b[1] - a[1])) }, null, 2));
+  return code;
 }

@@ -9,6 +9,7 @@
  * declarations: a run that selects checks with --checks, which changes the declarations, is not sent to a batch).
  */
 import { conformance } from './conformance-run.ts';
+import { processTreeCpuSeconds } from './process-cpu.ts';
 
 export interface BatchRequest {
   args: string[];
@@ -18,6 +19,8 @@ export interface BatchRequest {
 export interface BatchReply {
   code: number;
   output: string;
+  /** The run's CPU seconds: this process's and its workers', its references' included (scripts/process-cpu.ts). */
+  cpu?: number;
   /** Set when this process cannot be trusted with another run (something escaped the run): the self-test starts a new one. */
   spent?: boolean;
 }
@@ -53,6 +56,7 @@ async function runOne(request: BatchRequest): Promise<BatchReply> {
   process.stdout.write = capture;
   process.stderr.write = capture;
   let code: number;
+  const cpuBefore = processTreeCpuSeconds();
   try {
     code = await conformance(request.args);
   } catch (e) {
@@ -63,11 +67,13 @@ async function runOne(request: BatchRequest): Promise<BatchReply> {
     process.stderr.write = own.err;
     setEnv(STARTING_ENV);
   }
+  const cpuAfter = processTreeCpuSeconds();
+  const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   if (escaped !== undefined) {
     output += `conformance: an error escaped the run (a run of its own would have crashed): ${(escaped as Error)?.stack ?? String(escaped)}\n`;
-    return { code: code === 0 ? 2 : code, output, spent: true };
+    return { code: code === 0 ? 2 : code, output, spent: true, ...(cpu === undefined ? {} : { cpu }) };
   }
-  return { code, output };
+  return { code, output, ...(cpu === undefined ? {} : { cpu }) };
 }
 
 // A self-test that ends without retiring its batches (killed, or crashed) closes their channel: they end with it

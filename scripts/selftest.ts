@@ -14,7 +14,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -48,6 +48,8 @@ const { values } = parseArgs({
     // Each run's CPU time (user + system, its processes together) beside its wall time: the self-test is bound by
     // the machine's cores, so CPU time is what a change to the runs costs. Through GNU time (/usr/bin/time).
     cpu: { type: 'boolean' },
+    // Each run's wall and CPU seconds and the (check, requirement) pairs it proved, as JSON (npm run bench -- --selftest).
+    costs: { type: 'string' },
     // The environment runs (scripts/selftest-environment.ts): 'sample' rotates the one-operation runs by seed, 'all'
     // troubles every operation in turn, 'none' leaves them out.
     environment: { type: 'string', default: 'sample' },
@@ -67,7 +69,9 @@ pair a suite claims must be made to fail by some fault.
   --jobs N           runs at once (default ${values.jobs}: they mostly wait)
   --no-browser       skip the browser check of the HTML report
   --list             print the runs it would make, and make none
-  --cpu              measure each run's CPU time, each run in a process of its own (needs /usr/bin/time)
+  --cpu              measure each run's CPU time, each run in a process of its own (needs /usr/bin/time); without
+                     it, a run's CPU time is its batch process's (Linux), its environment deployment's left out
+  --costs FILE       write each run's wall and CPU seconds and the pairs it proved to FILE (JSON)
   --environment E    the runs behind environment trouble (a throttle, a 503, resets, a slow body): sample (default:
                      every kind whole-target, one operation per interface chosen by seed), all (every operation), none
   -h, --help         this text`);
@@ -388,8 +392,9 @@ async function execute(run: Run, slot: BatchSlot | undefined): Promise<{ run: Ru
   let output = '';
   let code: number;
   const cpuFile = slot ? undefined : path.join(os.tmpdir(), `selftest-cpu-${process.pid}-${createHash('sha256').update(run.name).digest('hex').slice(0, 12)}`);
+  let batchCpu: number | undefined;
   if (slot) {
-    ({ code, output } = await slot.run(args, env));
+    ({ code, output, cpu: batchCpu } = await slot.run(args, env));
   } else {
     code = await new Promise<number>((resolve) => {
       const child = spawn(GNU_TIME, ['-f', '%U %S', '-o', cpuFile!, process.execPath, ...scriptArgs('conformance'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -404,7 +409,7 @@ async function execute(run: Run, slot: BatchSlot | undefined): Promise<{ run: Ru
     });
   }
   await deployment?.stop();
-  const cpu = cpuFile ? cpuSeconds(cpuFile) : undefined;
+  const cpu = cpuFile ? cpuSeconds(cpuFile) : batchCpu;
   const file = path.join(reportDir, 'summary.json');
   const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunSummary) : undefined;
   const verdict = run.judge(code, summary, output);
@@ -578,7 +583,11 @@ const extra = [
 ].filter((c) => c.ran);
 const failed = results.filter((r) => r.problem).length + extra.filter((c) => c.problem).length;
 const passed = results.length + extra.length - failed;
-const cpuTotal = values.cpu ? results.reduce((sum, r) => sum + (r.cpu ?? 0), 0) : undefined;
+const cpuTotal = results.some((r) => r.cpu !== undefined) ? results.reduce((sum, r) => sum + (r.cpu ?? 0), 0) : undefined;
+if (values.costs) {
+  const costs = results.map((r) => ({ name: r.run.name, wallS: r.ms / 1000, cpuS: r.cpu, fault: r.run.faults.length > 0, proves: r.proves.map(pairKey), problem: Boolean(r.problem) }));
+  writeFileSync(values.costs, JSON.stringify({ seed: values.seed, measuredBy: values.cpu ? 'GNU time, a process per run' : 'the batch process and its workers', wallS: (Date.now() - started) / 1000, runs: costs }, null, 2));
+}
 console.log(`\nself-test: ${selected.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s${cpuTotal === undefined ? '' : `, ${cpuTotal.toFixed(0)} CPU-s`}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

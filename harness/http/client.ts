@@ -327,11 +327,10 @@ export class Client {
     if (this.askingControl) return;
     const op = exchange.operation;
     const origin = this.base.origin;
-    const due = trouble.troubled(origin, op, kind);
+    const due = trouble.troubled(origin, op, kind, this.probed(op));
     if (this.askingHealth) return;
     // Operation after operation troubled while only the probe's requests answer (onlyHealthAnswers).
-    const others = (this.options.spec?.operations.length ?? Infinity) - 1;
-    const dark = op && this.options.health ? trouble.onlyHealthAnswers(origin, others) : undefined;
+    const dark = op && this.options.health ? trouble.onlyHealthAnswers(origin, this.unprobedOperations()) : undefined;
     if (!due.origin && !due.operation && !dark) return;
     if (!this.options.health) {
       // Nothing to ask: troubled this many times in a row, the target is taken to be down.
@@ -357,6 +356,12 @@ export class Client {
   }
 
   private probedOperations?: Set<string | undefined>;
+
+  /** How many of the interface's operations the probe's requests do not ask (HealthCheck). */
+  private unprobedOperations(): number {
+    const spec = this.options.spec;
+    return spec ? spec.operations.filter((o) => !this.probed(o.key)).length : Infinity;
+  }
 
   /** Whether an operation is one the probe's harmless requests ask (HealthCheck): their answers show only that these answer. */
   private probed(operation: string | undefined): boolean {

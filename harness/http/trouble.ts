@@ -136,7 +136,7 @@ export class TroubleLog {
   }
 
   /** Counts a troubled exchange; says whether the target or the operation has now been troubled GIVE_UP_AFTER times in a row. */
-  troubled(origin: string, operation: string | undefined, kind: TroubleKind): { origin: boolean; operation: boolean } {
+  troubled(origin: string, operation: string | undefined, kind: TroubleKind, probed = false): { origin: boolean; operation: boolean } {
     const bump = (map: Map<string, Run>, key: string) => {
       const run = map.get(key) ?? { count: 0, kinds: new Map() };
       run.count++;
@@ -144,7 +144,8 @@ export class TroubleLog {
       map.set(key, run);
       return run.count >= GIVE_UP_AFTER;
     };
-    if (operation !== undefined) {
+    // The probe's own operations are not in the streak: their trouble is the health check's to judge.
+    if (operation !== undefined && !probed) {
       const dark = this.dark.get(origin) ?? { operations: new Set<string>(), run: { count: 0, kinds: new Map() } };
       dark.operations.add(operation);
       dark.run.kinds.set(kind, (dark.run.kinds.get(kind) ?? 0) + 1);
@@ -154,7 +155,7 @@ export class TroubleLog {
   }
 
   /**
-   * Whether DARK_OPERATIONS distinct operations (or all `others` the interface has beside its health check) have been
+   * Whether DARK_OPERATIONS distinct operations (or all `others` the interface has beside its probe's) have been
    * troubled with no answer of the API to anything but the health check between them: then the target, not one
    * operation, may be what does not answer (the client asks a control before it gives the target up). Gives the
    * operations in words, or undefined.
@@ -162,7 +163,8 @@ export class TroubleLog {
   onlyHealthAnswers(origin: string, others: number): string | undefined {
     const dark = this.dark.get(origin);
     const n = dark?.operations.size ?? 0;
-    if (!dark || n < Math.max(1, Math.min(DARK_OPERATIONS, others))) return undefined;
+    // An interface whose every operation is the probe's (chat) has no other operation to go dark.
+    if (!dark || others < 1 || n < Math.min(DARK_OPERATIONS, others)) return undefined;
     const shown = [...dark.operations].slice(-DARK_OPERATIONS);
     return `${n} operations troubled in a row (${n > shown.length ? '…; ' : ''}${shown.join('; ')}) by ${this.describe(dark.run)}, and no other request answered between them, the last one's control included`;
   }

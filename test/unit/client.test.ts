@@ -316,3 +316,12 @@ test('an operation given up between answers of the API to other operations leave
   for (let i = 0; i < 3; i++) await c.send({ method: 'GET', path: '/v2/info' });
   assert.equal((await c.send({ method: 'POST', path: '/v2/log', body: '{}' })).status, 200, 'the target is not given up');
 });
+
+test('an interface whose only operation is its probe\'s has nothing else to go dark: one 429 of its limiter asks nothing and gives up nothing', async () => {
+  let n = 0;
+  const url = await serve((_req, res) => json(res, n++ === 0 ? 429 : 200));
+  const c = new Client({ interfaceName: 'chat', baseUrl: url, spec: loadSpec('chat'), secrets: new Secrets(), timeoutMs: 2000, live: false, requestsPerSecond: 0, health: { request: { method: 'POST', path: '/api/chat', json: { messages: [] } }, ok: () => true } });
+  assert.equal((await c.send({ method: 'POST', path: '/api/chat', json: { messages: [] } })).kind, 'throttled');
+  assert.equal((await c.send({ method: 'POST', path: '/api/chat', json: { messages: [] } })).status, 200);
+  assert.equal(n, 2, 'no health request was asked');
+});

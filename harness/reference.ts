@@ -57,6 +57,11 @@ export interface Fault {
    */
   readonly needsDefaultDepth?: boolean;
   /**
+   * Why a run with this fault takes minutes where others take seconds (it mostly waits: a throttle sat out case after
+   * case): the self-test starts it among the first, so that it is not the last run left.
+   */
+  readonly slow?: string;
+  /**
    * Open points the fault cannot show under in their other readings (point -> why): the self-test runs each fault whose
    * requirements meet an open point in the other readings too, with these points kept at their default.
    */

@@ -325,3 +325,16 @@ test('an interface whose only operation is its probe\'s has nothing else to go d
   assert.equal((await c.send({ method: 'POST', path: '/api/chat', json: { messages: [] } })).status, 200);
   assert.equal(n, 2, 'no health request was asked');
 });
+
+test('a target that redirects every bad input is not taken for dark: a read it accepted before is asked again, and answered', async () => {
+  const url = await serve((req, res) => {
+    if (req.url === '/v2/status' || req.url === '/v2/players') return json(res, 200);
+    res.writeHead(302, { location: '/error.html' }).end();
+  });
+  const c = bridgeClient(url);
+  assert.equal((await c.send({ method: 'GET', path: '/v2/players' })).status, 200);
+  for (const request of [{ method: 'GET', path: '/v2/players?odd=1' }, { method: 'GET', path: '/v2/info?odd=1' }, { method: 'POST', path: '/v2/log', body: '{' }] as const) {
+    assert.equal((await c.send(request)).kind, 'not-the-api');
+  }
+  assert.equal((await c.send({ method: 'GET', path: '/v2/players' })).status, 200, 'the target is still asked');
+});

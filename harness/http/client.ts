@@ -94,9 +94,6 @@ function release(body: Dispatcher.ResponseData['body']): void {
 const HARNESS_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE', 'ERR_INVALID_URL', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_CHAR']);
 
 /** A harmless documented request of the interface, and whether an answer to it is the API answering normally. */
-/** Per origin, the last read (GET) beside the probe's that the API accepted (Client.stillAnswersReads). */
-const goodReads = new Map<string, RequestSpec>();
-
 export interface HealthCheck {
   request: RequestSpec;
   ok(reply: Reply): boolean;
@@ -349,7 +346,7 @@ export class Client {
     // Operation after operation troubled while only the health check answers, and this one's control too: the target
     // answers nothing the run could judge (a gateway that lets its health check alone through), and is given up whole.
     // A control answered clears the streak (TroubleLog.answered).
-    if (dark && !(await this.stillAnswersReads(exchange))) {
+    if (dark && !(await this.operationAnswers(exchange))) {
       trouble.giveUpDark(origin, `${this.options.health.request.method} ${this.options.health.request.path.split('?')[0]}`, dark);
       return;
     }
@@ -373,26 +370,6 @@ export class Client {
     if (!health || !spec || operation === undefined) return false;
     this.probedOperations ??= new Set([health.request, ...(health.probedToo ?? [])].map((r) => matchOperation(spec, r.method, r.path.split('?')[0]).op?.key));
     return this.probedOperations.has(operation);
-  }
-
-  /**
-   * Whether the target still answers a read it accepted before (beside the probe's), or, where it accepted none, the
-   * troubled exchange's own control (controlOf): the dark target's last question.
-   */
-  private async stillAnswersReads(ex: Exchange): Promise<boolean> {
-    const read = goodReads.get(this.base.origin);
-    if (!read) return this.operationAnswers(ex);
-    this.askingControl = true;
-    try {
-      const r = await this.once({ ...read, label: 'control: does the target still answer a read it answered before?' });
-      if (r.kind === 'accepted' || r.kind === 'refused') return true;
-      r.exchange.environment ??= ownRequest;
-      return false;
-    } catch {
-      return false;
-    } finally {
-      this.askingControl = false;
-    }
   }
 
   /** Whether the operation of a troubled exchange answers its control (controlOf) as the API; the control's own trouble is not counted. */
@@ -553,12 +530,7 @@ export class Client {
       // wrongly accepts them, they were writes.
       if (op?.write) this.options.onWrite?.(op, exchange, kind);
       // The API's own answers (a limit a check provoked among them) clear the trouble in a row; anything else counts.
-      if (kind === 'accepted' || kind === 'refused' || kind === 'informational' || (kind === 'throttled' && spec.provokesLimit)) {
-        trouble.answered(this.base.origin, op?.key, this.askingHealth || this.probed(op?.key));
-        // A read of an operation beside the probe's that the API accepted: asked again, it tells a target gone dark from
-        // requests of a kind it does not answer (a redirect for every bad input).
-        if (kind === 'accepted' && request.method === 'GET' && op && !op.write && !this.probed(op.key) && !this.askingControl && !this.askingHealth) goodReads.set(this.base.origin, request);
-      }
+      if (kind === 'accepted' || kind === 'refused' || kind === 'informational' || (kind === 'throttled' && spec.provokesLimit)) trouble.answered(this.base.origin, op?.key, this.askingHealth || this.probed(op?.key));
       else await this.noteTrouble(exchange, kind as TroubleKind);
       return {
         status: res.statusCode,

@@ -144,8 +144,10 @@ export class TroubleLog {
       map.set(key, run);
       return run.count >= GIVE_UP_AFTER;
     };
-    // The probe's own operations are not in the streak: their trouble is the health check's to judge.
-    if (operation !== undefined && !probed) {
+    // The probe's own operations are not in the streak: their trouble is the health check's to judge. Nor is a
+    // redirect or a page that is not the API: a deployment may answer every bad input so (unified's
+    // bad-input-redirected), where the target answers all the same; a target gone dark is throttled, failing or silent.
+    if (operation !== undefined && !probed && kind !== 'not-the-api') {
       const dark = this.dark.get(origin) ?? { operations: new Set<string>(), run: { count: 0, kinds: new Map() } };
       dark.operations.add(operation);
       dark.run.kinds.set(kind, (dark.run.kinds.get(kind) ?? 0) + 1);

@@ -326,7 +326,7 @@ test('an interface whose only operation is its probe\'s has nothing else to go d
   assert.equal(n, 2, 'no health request was asked');
 });
 
-test('a target that redirects every bad input is not taken for dark: a read it accepted before is asked again, and answered', async () => {
+test('a target that redirects every bad input is not taken for dark: a redirect is no sign of a target gone dark', async () => {
   const url = await serve((req, res) => {
     if (req.url === '/v2/status' || req.url === '/v2/players') return json(res, 200);
     res.writeHead(302, { location: '/error.html' }).end();

@@ -206,9 +206,6 @@ if (values.environment !== 'none') {
   for (const e of environmentRuns(names, Number(values.seed), values.environment === 'all', (name) => probeOperations(name, homeProfile(name)))) {
     runs.push({
       name: e.name,
-      // Mostly waiting (a slow body's time-outs, a throttle's Retry-After): started with the long runs, so that none is
-      // the last left (one that started last ended the self-test 236 s after the one before).
-      long: true,
       args: ['--strict', '--depth', 'quick', '--workers', '1', ...(e.shape === 'one-operation' ? ['--grep', operationTags(e)] : [])],
       faults: [],
       prepare: (dir) => deployBehindTrouble(names, e, path.join(dir, 'deployment'), homeProfile),

@@ -100,6 +100,21 @@ export function judged(reply: Reply, what = 'the request', o: { json?: boolean }
   throw undecided(reply, what, kind);
 }
 
+/**
+ * Why an answer decides nothing about any rule (a throttle, a server error, a page that is not the API), or undefined
+ * for the API's own answer (accepted or refused): for a check that goes on past such an answer (a property's step, one
+ * of several concurrent requests) and records that it could not decide, instead of ending there.
+ */
+export function undecidedWhy(reply: Reply, what: string): string | undefined {
+  try {
+    judged(reply, what);
+    return undefined;
+  } catch (e) {
+    if (e instanceof Undecided) return e.message;
+    throw e;
+  }
+}
+
 /** Whether the API accepted the request (a refusal: false); what decides nothing is thrown. */
 export const accepted = (reply: Reply, what?: string, o: { json?: boolean } = {}) => judged(reply, what, o) === 'accepted';
 /** Whether the API refused the request (an acceptance: false); what decides nothing is thrown. */

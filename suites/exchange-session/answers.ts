@@ -3,7 +3,8 @@
  * 200 (the document); error codes are not shown, so a refusal is any 4xx. A throttle, a server error or a page that is
  * not the API decides nothing about the rule a check is on: every helper there throws it as Undecided.
  */
-import { answered, judged, mustBeRefused as mustBeRefusedFor, Undecided, type Control } from '../../harness/answers.ts';
+import { answered, mustBeRefused as mustBeRefusedFor, type Control } from '../../harness/answers.ts';
+export { undecidedWhy } from '../../harness/answers.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { stated } from './stated.ts';
 
@@ -26,17 +27,3 @@ export function pathDoubt(r: Reply, path: 'ecdsaLogin' | 'tradingAccounts' | 'no
   return `${r.exchange.request.method} ${r.exchange.requestPath} was answered ${r.status}: the document does not show this path and the profile leaves it to the public exchange's (state settings.paths.${path})`;
 }
 
-/**
- * Why an answer decides nothing about any rule (a throttle, a server error, a page that is not the API), or undefined
- * for the API's own answer (accepted or refused): for a check that goes on past such an answer, recording that it
- * could not decide (a property's step, one of several concurrent requests), rather than ending there.
- */
-export function undecidedWhy(r: Reply, what: string): string | undefined {
-  try {
-    judged(r, what);
-    return undefined;
-  } catch (e) {
-    if (e instanceof Undecided) return e.message;
-    throw e;
-  }
-}

@@ -17,7 +17,7 @@ import { settingsOf, stated } from './profile.ts';
 import { BOOK_CATEGORIES, withQuery } from './requests.ts';
 import { mayBeThrottled, sendPatiently } from './patient.ts';
 import { candleTimes, INTERVAL_MS, INTERVALS, levelPrices, type Interval } from './market.ts';
-import { decidesNothing } from './undecided.ts';
+import { undecidedWhy as decidesNothing } from '../../harness/answers.ts';
 import { guarded } from './guarded.ts';
 
 const RUNS = 100;

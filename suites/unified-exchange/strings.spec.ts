@@ -9,7 +9,7 @@ import { isAccepted, refused } from '../../harness/answers.ts';
 import { deviation, Inconclusive, NotTested } from '../../harness/verdicts.ts';
 import type { Reply } from '../../harness/http/client.ts';
 import { guarded } from './guarded.ts';
-import { decidesNothing } from './undecided.ts';
+import { undecidedWhy as decidesNothing } from '../../harness/answers.ts';
 import { test } from './test.ts';
 import { reqTags } from './tags.ts';
 import { hasRole } from './auth.ts';

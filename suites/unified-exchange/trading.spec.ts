@@ -16,7 +16,7 @@ import { TargetError, type Client } from '../../harness/http/client.ts';
 import { UnifiedBook, type Stp, type Tif } from './model.ts';
 import { levelPrices } from './market.ts';
 import { LEASE_WAIT_MS, ordersOf, prepare, reqTags, times, type Observed, type OrderRef, type Orders, type Role } from './orders.ts';
-import { decidesNothing } from './undecided.ts';
+import { undecidedWhy as decidesNothing } from '../../harness/answers.ts';
 import { guarded } from './guarded.ts';
 import { test } from './test.ts';
 

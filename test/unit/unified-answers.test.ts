@@ -18,7 +18,7 @@ import { balanceIn } from '../../suites/unified-exchange/balance-reads.ts';
 import { guarded } from '../../suites/unified-exchange/guarded.ts';
 import { ordersOf } from '../../suites/unified-exchange/orders.ts';
 import { exclusiveAccounts } from '../../suites/unified-exchange/profile.ts';
-import { decidesNothing } from '../../suites/unified-exchange/undecided.ts';
+import { undecidedWhy as decidesNothing } from '../../harness/answers.ts';
 
 const UX = 'unified-exchange';
 const base = loadProfile('targets/reference.yaml');

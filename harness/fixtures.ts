@@ -22,6 +22,9 @@ import { namedHeaders, observe } from './diff/observation.ts';
 import { BEHAVIOUR_ATTACHMENT } from './diff/recording.ts';
 import { runRecordedProperty, type PropertySpec } from './property-runner.ts';
 import { recordGenericResponseChecks, recordStatusConformance } from './response-checks.ts';
+import { runScoped } from './run-scoped.ts';
+import { setEnv } from './group/env.ts';
+import { configurationOfTest, readManifest } from './group/manifest.ts';
 
 export { expect };
 export { deviation, reqTags, Inconclusive, NotTested, RequirementViolation } from './verdicts.ts';
@@ -47,11 +50,16 @@ export interface Identity {
   reserve(kind: string, amount: number): { block: number; first: number };
 }
 
-type WorkerFixtures = {
-  profile: Profile;
-};
+type WorkerFixtures = {};
 
 type TestFixtures = {
+  /**
+   * In a grouped run (harness/group/manifest.ts), the test's configuration: this process's environment is made its
+   * run's before anything else of the test is set up. Nothing outside a grouped run.
+   */
+  configuration: void;
+  /** The run's profile (per run: a worker of a grouped run serves several). */
+  profile: Profile;
   /**
    * What the interface's suite does with it (suites/<name>/interface.ts): how its requests are authenticated and its
    * target probed. Given by the suite's own `test` (suites/<name>/test.ts, made with suiteTest): the harness never
@@ -98,10 +106,28 @@ function counted(spec: LoadedSpec, id: string): boolean {
   return level === 'must' || (level === 'should' && Boolean(process.env[ENV.strict]));
 }
 
-const specs = new Map<InterfaceName, LoadedSpec>();
+/** Each interface's spec as the run's profile settles it (per run: a worker of a grouped self-test run serves several). */
+const specs = runScoped(() => new Map<InterfaceName, LoadedSpec>());
+
+/** The environment this worker started with, under each configuration's of a grouped run (Playwright's own variables kept). */
+const WORKER_ENV = { ...process.env };
+const manifest = readManifest();
+const profileOfRun = runScoped(() => loadProfile());
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  profile: [async ({}, use) => use(loadProfile()), { scope: 'worker' }],
+  // Declared first, so that it is set up first: every other fixture reads the run's settings from the environment.
+  configuration: [
+    async ({}, use, testInfo) => {
+      const index = manifest ? configurationOfTest(testInfo.titlePath) : undefined;
+      const configuration = index === undefined ? undefined : manifest!.configurations.find((c) => c.index === index);
+      if (manifest && !configuration) throw new Error(`harness: ${testInfo.titlePath.join(' › ')} belongs to no configuration of the grouped run`);
+      if (configuration) setEnv({ ...WORKER_ENV, ...configuration.env });
+      await use();
+    },
+    { auto: true },
+  ],
+
+  profile: async ({}, use) => use(profileOfRun()),
 
   suite: async ({}, _use, testInfo) => {
     throw new Error(`harness: ${testInfo.titlePath[0]} takes test from harness/fixtures.ts; a suite's files take it from suites/<name>/test.ts, which gives the suite`);
@@ -118,10 +144,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   // validators are compiled as responses arrive (harness/validation/responses.ts), not all ahead: a worker that runs
   // a few checks (a self-test fault run, a --grep) compiled the unified spec's hundreds of schemas for nothing.
   spec: async ({ interfaceName, profile }, use) => {
-    let spec = specs.get(interfaceName);
+    let spec = specs().get(interfaceName);
     if (!spec) {
       spec = specForTarget(interfaceName, profile.interfaces[interfaceName]?.settings);
-      specs.set(interfaceName, spec);
+      specs().set(interfaceName, spec);
     }
     await use(spec);
   },

@@ -43,7 +43,8 @@ const SPARE = 32;
 /** The ceiling each counter file holds, by file (a run's own). */
 const ceilings = new Map<string, number>();
 function next(kind: string, block: number, start: () => number, amount = 1): number {
-  const key = `${kind} ${block}`;
+  // Per run: a worker of a grouped self-test run serves several runs (harness/run-scoped.ts).
+  const key = `${process.env[ENV.runId] ?? ''} ${kind} ${block}`;
   const file = counterFile(kind, block);
   let n = counters.get(key);
   if (n === undefined) n = file && existsSync(file) ? Number(readFileSync(file, 'utf8')) || 0 : start();

@@ -20,8 +20,15 @@ export const SUITES_DIR = path.join(ROOT, 'suites');
  */
 export function interfaceOfTestFile(file: string): string {
   const rel = path.relative(SUITES_DIR, path.resolve(SUITES_DIR, file));
-  return rel.startsWith('..') || path.isAbsolute(rel) ? '' : rel.split(path.sep)[0];
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return '';
+  const parts = rel.split(path.sep);
+  // A grouped run's stand-in for a spec file (harness/group/wrappers.ts): <configuration folder>/suites/<interface>/<file>.
+  if (parts.length === 4 && CONFIGURATION_FOLDER.test(parts[0]) && parts[1] === 'suites') return parts[2];
+  return parts[0];
 }
+
+/** The folder of one configuration's stand-ins in a grouped run: config-<index>. */
+export const CONFIGURATION_FOLDER = /^config-(\d+)$/;
 
 /**
  * The interface of a test from its title path, whose first spec-file entry is the file that declares it (relative to

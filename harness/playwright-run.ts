@@ -6,6 +6,8 @@ import { ROOT, interfaceOfTestFile } from './paths.ts';
 import type { ListedTest } from './shard-weights.ts';
 
 const CONFIG = path.join(ROOT, 'playwright.config.ts');
+/** The config of a grouped run (harness/group/manifest.ts). */
+export const GROUP_CONFIG = path.join(ROOT, 'playwright.group.config.ts');
 
 /** The parts of Playwright Test's runner that its own command line calls (exported by the package as lib/common and lib/runner). */
 interface RunnerApi {
@@ -34,15 +36,15 @@ function runnerApi(): RunnerApi | undefined {
  * the largest part of a run's fixed cost outside Playwright's own. As a child process, Playwright's command line,
  * where that runner is not there (another Playwright version).
  */
-export async function runPlaywright(env: NodeJS.ProcessEnv, grep: string | undefined, shardWeights?: number[]): Promise<number> {
+export async function runPlaywright(env: NodeJS.ProcessEnv, grep: string | undefined, shardWeights?: number[], configFile = CONFIG): Promise<number> {
   const api = process.env.HARNESS_PLAYWRIGHT_CHILD ? undefined : runnerApi();
   // Playwright's command line reads a shard's weights from the environment; its runner, from its options.
-  if (!api) return runChild(shardWeights ? { ...env, PWTEST_SHARD_WEIGHTS: shardWeights.join(':') } : env, grep);
+  if (!api) return runChild(shardWeights ? { ...env, PWTEST_SHARD_WEIGHTS: shardWeights.join(':') } : env, grep, configFile);
   Object.assign(process.env, env);
   // Playwright starts its workers with this process's options: they load the suites through its own transform, and a
   // TypeScript loader of this command's (tsx) would only put a second loader in front of every import there.
   process.execArgv = withoutLoaders(process.execArgv);
-  const { file, remove } = freshConfigFile();
+  const { file, remove } = freshConfigFile(configFile);
   const shown = hideTerminalFromHtmlReporter();
   try {
     const config = await api.loadConfig(file, { argv: process.argv });
@@ -63,11 +65,11 @@ let configLoads = 0;
  * evaluated again. The file sits beside the config, so that every path the config gives resolves alike; the run's
  * workers load it too, so it stays until the run ends.
  */
-function freshConfigFile(): { file: string; remove: () => void } {
+function freshConfigFile(config: string): { file: string; remove: () => void } {
   configLoads += 1;
-  if (configLoads === 1) return { file: CONFIG, remove: () => {} };
+  if (configLoads === 1) return { file: config, remove: () => {} };
   const file = path.join(ROOT, `.playwright.config.run-${process.pid}-${configLoads}.ts`);
-  writeFileSync(file, `export { default } from './playwright.config.ts?run=${configLoads}';\n`);
+  writeFileSync(file, `export { default } from './${path.basename(config)}?run=${configLoads}';\n`);
   return { file, remove: () => rmSync(file, { force: true }) };
 }
 
@@ -86,8 +88,8 @@ function hideTerminalFromHtmlReporter(): () => void {
   };
 }
 
-function runChild(env: NodeJS.ProcessEnv, grep: string | undefined): Promise<number> {
-  const args = [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', CONFIG];
+function runChild(env: NodeJS.ProcessEnv, grep: string | undefined, configFile: string): Promise<number> {
+  const args = [path.join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', configFile];
   if (grep) args.push('--grep', grep);
   return new Promise<number>((resolve) => {
     // stdin not a terminal: no "To open last HTML report" hint of Playwright's (see hideTerminalFromHtmlReporter).

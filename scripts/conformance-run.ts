@@ -126,15 +126,42 @@ function parse(argv: string[]) {
 /** Runs the conformance command with these arguments, and gives its exit code. */
 export async function conformance(argv: string[]): Promise<number> {
   try {
-    return await run(argv);
+    const run = await prepare(argv);
+    if (typeof run === 'number') return run;
+    return run.finish(await runPlaywright(run.env, run.grep, await run.shardWeights()));
   } catch (e) {
-    if (!(e instanceof CannotRun)) throw e;
-    console.error(`conformance: cannot run: ${e.message}`);
-    return 2;
+    return cannotRunCode(e);
   }
 }
 
-async function run(argv: string[]): Promise<number> {
+/** Exit 2 with the reason where the run cannot run; anything else is the harness's own error, and is thrown on. */
+export function cannotRunCode(e: unknown): number {
+  if (!(e instanceof CannotRun)) throw e;
+  console.error(`conformance: cannot run: ${e.message}`);
+  return 2;
+}
+
+/**
+ * A run made ready to hand to Playwright: its environment (which Playwright's runner and workers read its settings
+ * from), its grep, and what to do with Playwright's exit code (the reports, the gate, the exit code of the run).
+ */
+export interface PreparedRun {
+  env: NodeJS.ProcessEnv;
+  grep: string | undefined;
+  scope: InterfaceName[];
+  workers: number;
+  shardWeights(): Promise<number[] | undefined>;
+  finish(playwrightCode: number): number;
+  /** Whether it can share one Playwright invocation with others (scripts/conformance-group.ts): no shard, no replay. */
+  groupable: boolean;
+}
+
+/**
+ * Everything a run does before Playwright runs its tests: the options and the profile checked, the planned work
+ * weighed, live targets probed, the report folder settled. An exit code where the run ends here (--help, --list, a
+ * comparison of two targets, which makes runs of its own).
+ */
+export async function prepare(argv: string[]): Promise<PreparedRun | number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -259,20 +286,23 @@ async function run(argv: string[]): Promise<number> {
   // Each test's duration in the last run of this profile and depth: the console announces a long test with it.
   const plan = writePlannedTests(runDir, { profileName: profile.name, depth: depthAsked || 'default', history: afterRun.history, latest: LATEST });
   if (plan) env[PLANNED_TESTS_ENV] = plan;
-  const code = await runPlaywright(env, args.grep, await weightsOfShards());
-  if (!existsSync(summaryFile)) cannotRun(`the run ended (playwright exit ${code}) without writing ${path.relative(process.cwd(), summaryFile)}`);
-  if (!explicitDir) linkLatest(runDir);
-  let summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
-  if (args.replay) {
-    const property = args.replay.split(/[!=]/)[0];
-    if (!summary.properties.some((p) => p.property === property)) {
-      cannotRun(`--replay ${args.replay}: no test of this run has the property ${property} (does --grep select the test the replay command names?)`);
+  return { env, grep: args.grep, scope, workers, shardWeights: weightsOfShards, finish, groupable: !args.shard && !args.replay && !args.checks };
+
+  function finish(code: number): number {
+    if (!existsSync(summaryFile)) cannotRun(`the run ended (playwright exit ${code}) without writing ${path.relative(process.cwd(), summaryFile)}`);
+    if (!explicitDir) linkLatest(runDir);
+    let summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
+    if (args.replay) {
+      const property = args.replay.split(/[!=]/)[0];
+      if (!summary.properties.some((p) => p.property === property)) {
+        cannotRun(`--replay ${args.replay}: no test of this run has the property ${property} (does --grep select the test the replay command names?)`);
+      }
     }
+    summary = finishRun(runDir, summary, afterRun);
+    for (const block of failureBlocks(summary)) console.log(block);
+    console.log(finalLine(summary, runDir));
+    return summary.exitCode;
   }
-  summary = finishRun(runDir, summary, afterRun);
-  for (const block of failureBlocks(summary)) console.log(block);
-  console.log(finalLine(summary, runDir));
-  return summary.exitCode;
 
   /**
    * A shard's weights: the test counts that give each shard an equal share of the planned work (harness/shard-weights.ts),

@@ -7,7 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from '../harness/paths.ts';
-import type { BatchReply, BatchRequest } from './selftest-batch.ts';
+import type { BatchReply, BatchRequest, GroupReply, GroupRequest } from './selftest-batch.ts';
 
 const RUNS_PER_PROCESS = 25;
 
@@ -19,11 +19,20 @@ export class BatchSlot {
 
   /** Makes one conformance run (its arguments, and its environment on top of the self-test's) in this slot's process. */
   run(args: string[], env: Record<string, string>): Promise<BatchReply> {
+    return this.send<BatchReply>({ args, env } satisfies BatchRequest, 1, (crash) => crash);
+  }
+
+  /** Makes several runs as one group (scripts/conformance-group.ts) in this slot's process: a reply per run, in order. */
+  async runGroup(runs: BatchRequest[], workers: number): Promise<{ replies: BatchReply[]; cpu?: number }> {
+    return this.send<GroupReply>({ group: runs, workers } satisfies GroupRequest, runs.length, (crash) => ({ replies: runs.map(() => crash), spent: true }));
+  }
+
+  private send<R extends { spent?: boolean }>(request: BatchRequest | GroupRequest, runs: number, crashed: (reply: BatchReply) => R): Promise<R> {
     const child = this.process();
-    this.made += 1;
-    return new Promise<BatchReply>((resolve) => {
+    this.made += runs;
+    return new Promise<R>((resolve) => {
       let settled = false;
-      const settle = (reply: BatchReply) => {
+      const settle = (reply: R) => {
         if (settled) return;
         settled = true;
         child.off('message', onMessage);
@@ -31,14 +40,14 @@ export class BatchSlot {
         if (reply.spent || this.made >= RUNS_PER_PROCESS) this.retire();
         resolve(reply);
       };
-      const onMessage = (reply: BatchReply) => settle(reply);
+      const onMessage = (reply: R) => settle(reply);
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         this.child = undefined;
-        settle({ code: 2, output: `${this.stderr()}the self-test's batch process ended during the run (exit ${code ?? signal})\n`, spent: true });
+        settle(crashed({ code: 2, output: `${this.stderr()}the self-test's batch process ended during the run (exit ${code ?? signal})\n`, spent: true }));
       };
       child.on('message', onMessage);
       child.on('exit', onExit);
-      child.send({ args, env } satisfies BatchRequest);
+      child.send(request);
     });
   }
 

@@ -125,12 +125,19 @@ export function unproven(claimed: Pair[], proven: Pair[]): Pair[] {
   return claimed.filter((p) => !seen.has(pairKey(p)));
 }
 
-/** Where a merged sharded run's verdicts differ from the unsplit run's, requirement by requirement (empty: none). */
-export function verdictDifferences(unsplit: RunSummary, merged: RunSummary): string[] {
-  const verdicts = (s: RunSummary) => new Map(s.interfaces.flatMap((i) => i.requirements.map((r) => [`${i.name} ${r.id}`, r.status] as const)));
-  const a = verdicts(unsplit);
-  const b = verdicts(merged);
-  return [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).map((k) => `${k}: ${a.get(k) ?? 'absent'} unsplit, ${b.get(k) ?? 'absent'} merged`);
+/**
+ * Where two runs' verdicts differ, requirement by requirement (empty: none): a merged sharded run's and the unsplit
+ * run's, or a run made in a group and alone (--both-ways), whose exit codes and counting are compared too.
+ */
+export function verdictDifferences(one: RunSummary, other: RunSummary, sides: [string, string] = ['unsplit', 'merged'], whole = false): string[] {
+  const verdicts = (s: RunSummary) => {
+    const out = new Map(s.interfaces.flatMap((i) => i.requirements.map((r) => [`${i.name} ${r.id}`, whole && r.counted ? `${r.status} (counted)` : r.status] as const)));
+    if (whole) out.set('exit code', String(s.exitCode));
+    return out;
+  };
+  const a = verdicts(one);
+  const b = verdicts(other);
+  return [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).map((k) => `${k}: ${a.get(k) ?? 'absent'} ${sides[0]}, ${b.get(k) ?? 'absent'} ${sides[1]}`);
 }
 
 /**

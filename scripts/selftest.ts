@@ -53,6 +53,11 @@ const { values } = parseArgs({
     // The environment runs (scripts/selftest-environment.ts): 'sample' rotates the one-operation runs by seed, 'all'
     // troubles every operation in turn, 'none' leaves them out.
     environment: { type: 'string', default: 'sample' },
+    // Runs on one worker (faults, reading lanes) are made in groups, one Playwright invocation each (scripts/conformance-group.ts).
+    'one-run-each': { type: 'boolean' },
+    'group-size': { type: 'string', default: '8' },
+    'group-workers': { type: 'string', default: '2' },
+    'both-ways': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -74,6 +79,13 @@ pair a suite claims must be made to fail by some fault.
   --costs FILE       write each run's wall and CPU seconds and the pairs it proved to FILE (JSON)
   --environment E    the runs behind environment trouble (a throttle, a 503, resets, a slow body): sample (default:
                      every kind whole-target, one operation per interface chosen by seed), all (every operation), none
+  --one-run-each     make every run in a Playwright invocation of its own (to debug one fault alone); by default the
+                     runs of one worker (the fault runs, the reading lanes) are made in groups, one invocation each,
+                     every run still judged alone on its own report
+  --group-size N     runs per group (default ${values['group-size']})
+  --group-workers N  Playwright workers per group (default ${values['group-workers']})
+  --both-ways        make each groupable run grouped and alone too, on the same seed, and compare every (run,
+                     requirement) verdict and exit code of the two: any difference fails the self-test
   -h, --help         this text`);
   process.exit(0);
 }
@@ -117,6 +129,8 @@ interface Run {
   judge: (code: number, summary: RunSummary | undefined, output: string) => { problem?: string; proves?: Pair[] };
   /** Starts what the run targets outside the harness (a live-style deployment): its profile goes first in the args. */
   prepare?: (dir: string) => Promise<TemplateDeployment>;
+  /** With --both-ways: the grouped run this one repeats alone, for the comparison of their verdicts. */
+  aloneTwinOf?: Run;
 }
 
 if (values.interface && !isInterfaceName(values.interface)) {
@@ -344,15 +358,53 @@ function claimedPairs(): Pair[] {
   return [...pairs.values()];
 }
 
-const selected = runs.filter((r) => !values.only || r.name.includes(values.only));
-if (selected.length === 0) {
+const chosen = runs.filter((r) => !values.only || r.name.includes(values.only));
+if (chosen.length === 0) {
   console.error(`self-test: no run matches --only ${values.only} (of ${runs.length} runs)`);
   process.exit(2);
 }
+const GROUPED = !values['one-run-each'] && !values.cpu;
+const GROUP_SIZE = Number(values['group-size']);
+const GROUP_WORKERS = Number(values['group-workers']);
+if (!(GROUP_SIZE >= 1) || !(GROUP_WORKERS >= 1)) {
+  console.error('self-test: --group-size and --group-workers take a whole number of at least 1');
+  process.exit(2);
+}
+if (values['both-ways'] && !GROUPED) {
+  console.error('self-test: --both-ways compares grouped runs with the same runs made alone: it does not go with --one-run-each or --cpu');
+  process.exit(2);
+}
+/** With --both-ways, each groupable run is made alone too, under a name (and folder) of its own. */
+const selected = values['both-ways'] ? [...chosen, ...chosen.filter(groupable).map((r): Run => ({ ...r, name: `${r.name} (alone)`, aloneTwinOf: r }))] : chosen;
 if (values.list) {
-  for (const r of selected) console.log(r.name);
+  for (const r of selected) console.log(`${r.name}${GROUPED && groupable(r) && !r.aloneTwinOf ? ' [grouped]' : ''}`);
   console.log(`${selected.length} runs`);
   process.exit(0);
+}
+
+/**
+ * Whether a run can share one Playwright invocation with others (scripts/conformance-group.ts): a run of the embedded
+ * references on one worker (the fault runs and the reading lanes, which mostly wait, so that their cost is mostly the
+ * start of their processes), with nothing outside the harness to deploy, unsharded, every check declared.
+ */
+function groupable(run: Run): boolean {
+  const workers = run.args.indexOf('--workers');
+  return !run.prepare && !run.aloneTwinOf && workers >= 0 && run.args[workers + 1] === '1' && !run.args.includes('--shard') && !run.args.includes('--checks');
+}
+
+/**
+ * The order the jobs take the runs in: the long ones first, so that none is left to run alone at the end; groupable
+ * runs in groups of --group-size (long with long), unless --one-run-each.
+ */
+function queued(list: Run[]): Array<Run | Run[]> {
+  const out: Array<Run | Run[]> = [];
+  for (const long of [true, false]) {
+    const these = list.filter((r) => Boolean(r.long) === long);
+    const grouped = GROUPED ? these.filter(groupable) : [];
+    for (let i = 0; i < grouped.length; i += GROUP_SIZE) out.push(grouped.slice(i, i + GROUP_SIZE));
+    out.push(...these.filter((r) => !grouped.includes(r)));
+  }
+  return out;
 }
 rmSync(SELFTEST_DIR, { recursive: true, force: true });
 mkdirSync(SELFTEST_DIR, { recursive: true });
@@ -374,13 +426,21 @@ function cpuSeconds(file: string): number | undefined {
   }
 }
 
-/**
- * Makes one run and judges it: in the job's batch process (scripts/selftest-batch.ts), or, with --cpu, in a process of
- * its own, whose CPU time is the run's alone.
- */
-async function execute(run: Run, slot: BatchSlot | undefined): Promise<{ run: Run; problem?: string; proves: Pair[]; ms: number; cpu: number | undefined; output: string }> {
+type Result = { run: Run; problem?: string; proves: Pair[]; ms: number; cpu: number | undefined; output: string; group?: number };
+
+/** A run ready to make: its command's arguments and environment, its report folder, and its deployment to stop after it. */
+interface Launch {
+  run: Run;
+  reportDir: string;
+  args: string[];
+  env: Record<string, string>;
+  started: number;
+  deployment?: TemplateDeployment;
+}
+
+/** Starts what a run targets outside the harness, if anything, and settles its arguments; a result where that failed. */
+async function launch(run: Run, reportDir = dirOf(run)): Promise<Launch | Result> {
   const started = Date.now();
-  const reportDir = dirOf(run);
   let deployment: TemplateDeployment | undefined;
   try {
     deployment = await run.prepare?.(path.join(os.tmpdir(), `selftest-${path.basename(reportDir)}-${process.pid}`));
@@ -390,15 +450,25 @@ async function execute(run: Run, slot: BatchSlot | undefined): Promise<{ run: Ru
   for (const v of Object.values(deployment?.env ?? {})) made.add(v);
   const args = [...(deployment ? ['--target', deployment.file] : []), ...run.args, '--seed', values.seed!, '--quiet'];
   const env = { HARNESS_REPORT_DIR: reportDir, CI: '', HARNESS_SELFTEST: '1', ...SECRETS, ...deployment?.env };
+  return { run, reportDir, args, env, started, ...(deployment ? { deployment } : {}) };
+}
+
+/**
+ * Makes one run and judges it: in the job's batch process (scripts/selftest-batch.ts), or, with --cpu, in a process of
+ * its own, whose CPU time is the run's alone.
+ */
+async function execute(run: Run, slot: BatchSlot | undefined, reportDir = dirOf(run)): Promise<Result> {
+  const l = await launch(run, reportDir);
+  if (!('args' in l)) return l;
   let output = '';
   let code: number;
   const cpuFile = slot ? undefined : path.join(os.tmpdir(), `selftest-cpu-${process.pid}-${createHash('sha256').update(run.name).digest('hex').slice(0, 12)}`);
   let batchCpu: number | undefined;
   if (slot) {
-    ({ code, output, cpu: batchCpu } = await slot.run(args, env));
+    ({ code, output, cpu: batchCpu } = await slot.run(l.args, l.env));
   } else {
     code = await new Promise<number>((resolve) => {
-      const child = spawn(GNU_TIME, ['-f', '%U %S', '-o', cpuFile!, process.execPath, ...scriptArgs('conformance'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(GNU_TIME, ['-f', '%U %S', '-o', cpuFile!, process.execPath, ...scriptArgs('conformance'), ...l.args], { cwd: ROOT, env: { ...process.env, ...l.env }, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout.on('data', (d) => (output += d));
       child.stderr.on('data', (d) => (output += d));
       child.on('exit', (c) => resolve(c ?? 2));
@@ -409,8 +479,42 @@ async function execute(run: Run, slot: BatchSlot | undefined): Promise<{ run: Ru
       });
     });
   }
-  await deployment?.stop();
-  const cpu = cpuFile ? cpuSeconds(cpuFile) : batchCpu;
+  await l.deployment?.stop();
+  return judged(l, code, output, cpuFile ? cpuSeconds(cpuFile) : batchCpu, Date.now() - l.started);
+}
+
+/**
+ * Makes several runs as one group (scripts/conformance-group.ts: one Playwright invocation, each run its own
+ * references, reports and verdicts) and judges each as if it had run alone. A run's share of the group's CPU time is
+ * its share of the group's test time; its wall time is the group's.
+ */
+async function executeGroup(group: Run[], slot: BatchSlot, index: number): Promise<Result[]> {
+  const launched = await Promise.all(group.map((r) => launch(r)));
+  const ready = launched.filter((l): l is Launch => 'args' in l);
+  const out: Result[] = launched.filter((l): l is Result => !('args' in l));
+  if (ready.length === 0) return out;
+  const started = Date.now();
+  const { replies, cpu } = await slot.runGroup(ready.map((l) => ({ args: l.args, env: l.env })), GROUP_WORKERS);
+  const ms = Date.now() - started;
+  const testMs = ready.map((l) => testTimeOf(l.reportDir));
+  const total = testMs.reduce((a, b) => a + b, 0);
+  for (const [i, l] of ready.entries()) {
+    const share = cpu === undefined ? undefined : total > 0 ? (cpu * testMs[i]) / total : cpu / ready.length;
+    out.push({ ...judged(l, replies[i].code, replies[i].output, share, ms), group: index });
+  }
+  return out;
+}
+
+/** The sum of a run's tests' durations (ms), from its summary: 0 without one. */
+function testTimeOf(reportDir: string): number {
+  const file = path.join(reportDir, 'summary.json');
+  if (!existsSync(file)) return 0;
+  return (JSON.parse(readFileSync(file, 'utf8')) as RunSummary).timing.reduce((sum, t) => sum + t.durationMs, 0);
+}
+
+/** A made run judged by its own judge, and its files held to its exit code. */
+function judged(l: Launch, code: number, output: string, cpu: number | undefined, ms: number): Result {
+  const { run, reportDir } = l;
   const file = path.join(reportDir, 'summary.json');
   const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunSummary) : undefined;
   const verdict = run.judge(code, summary, output);
@@ -423,27 +527,45 @@ async function execute(run: Run, slot: BatchSlot | undefined): Promise<{ run: Ru
   // A fault run's proofs are judged per interface (one interface's fault going undetected does not unprove another's
   // checks); files that contradict their exit code prove nothing.
   const trusted = !problem || problem === verdict.problem;
-  return { run, problem, proves: trusted ? (verdict.proves ?? []) : [], ms: Date.now() - started, cpu, output };
+  return { run, problem, proves: trusted ? (verdict.proves ?? []) : [], ms, cpu, output };
 }
 
 const started = Date.now();
-const results: Awaited<ReturnType<typeof execute>>[] = [];
-const queue = [...selected.filter((r) => r.long), ...selected.filter((r) => !r.long)];
+const results: Result[] = [];
+const queue = queued(selected);
+let groupsMade = 0;
 await Promise.all(
   Array.from({ length: Number(values.jobs) }, async () => {
     // Each job makes its runs in one batch process (scripts/selftest-batch.ts): a run's process start, the largest
     // part of a short run's CPU time, is paid once for many. --cpu measures each run in a process of its own instead.
     const slot = values.cpu ? undefined : new BatchSlot();
-    for (let run = queue.shift(); run; run = queue.shift()) {
-      const r = await execute(run, slot);
-      results.push(r);
-      const took = `${(r.ms / 1000).toFixed(1)} s${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`;
-      console.log(`${r.problem ? 'FAIL' : 'ok  '} ${r.run.name} (${took})${r.problem ? `\n     ${r.problem}` : ''}`);
-      if (r.problem && process.env.SELFTEST_VERBOSE) console.log(r.output);
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      const made = Array.isArray(item) ? await executeGroup(item, slot!, ++groupsMade) : [await execute(item, slot)];
+      for (const r of made) {
+        results.push(r);
+        const took = `${(r.ms / 1000).toFixed(1)} s${r.group ? ` in group ${r.group}` : ''}${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`;
+        console.log(`${r.problem ? 'FAIL' : 'ok  '} ${r.run.name} (${took})${r.problem ? `\n     ${r.problem}` : ''}`);
+        if (r.problem && process.env.SELFTEST_VERBOSE) console.log(r.output);
+      }
     }
     slot?.retire();
   }),
 );
+
+// --both-ways: each grouped run against the same run made alone, verdict by verdict.
+let bothWaysProblem: string | undefined;
+if (values['both-ways']) {
+  const pairs = results.filter((r) => r.run.aloneTwinOf);
+  const summaryOf = (run: Run) => (existsSync(path.join(dirOf(run), 'summary.json')) ? (JSON.parse(readFileSync(path.join(dirOf(run), 'summary.json'), 'utf8')) as RunSummary) : undefined);
+  const differing = pairs.flatMap((r) => {
+    const [grouped, alone] = [summaryOf(r.run.aloneTwinOf!), summaryOf(r.run)];
+    if (!grouped || !alone) return [`${r.run.aloneTwinOf!.name}: no summary.json ${grouped ? 'alone' : 'grouped'}`];
+    return verdictDifferences(grouped, alone, ['grouped', 'alone'], true).map((d) => `${r.run.aloneTwinOf!.name}: ${d}`);
+  });
+  const verdicts = pairs.reduce((n, r) => n + 1 + (summaryOf(r.run)?.interfaces.reduce((m, i) => m + i.requirements.length, 0) ?? 0), 0);
+  bothWaysProblem = differing.length ? `${differing.length} verdicts differ between the grouped runs and the same runs made alone:\n     ${differing.join('\n     ')}` : undefined;
+  console.log(`${bothWaysProblem ? 'FAIL' : 'ok  '} ${pairs.length} runs made grouped and alone, seed ${values.seed}: ${verdicts} (run, requirement) verdicts and exit codes compared, ${bothWaysProblem ? 'some differ' : 'none differs'}${bothWaysProblem ? `\n     ${bothWaysProblem}` : ''}`);
+}
 
 // A check that cannot fail is a defect: each (check, requirement) pair the suites claim is made to fail by a fault.
 let pairsProblem: string | undefined;
@@ -581,13 +703,15 @@ const extra = [
   { ran: checkDiff, problem: diffProblem },
   { ran: Boolean(sample && !values['no-browser']), problem: browserProblem },
   { ran: true, problem: leaks.length ? 'leak' : undefined },
+  { ran: Boolean(values['both-ways']), problem: bothWaysProblem },
 ].filter((c) => c.ran);
 const failed = results.filter((r) => r.problem).length + extra.filter((c) => c.problem).length;
 const passed = results.length + extra.length - failed;
 const cpuTotal = results.some((r) => r.cpu !== undefined) ? results.reduce((sum, r) => sum + (r.cpu ?? 0), 0) : undefined;
 if (values.costs) {
-  const costs = results.map((r) => ({ name: r.run.name, wallS: r.ms / 1000, cpuS: r.cpu, fault: r.run.faults.length > 0, proves: r.proves.map(pairKey), problem: Boolean(r.problem) }));
-  writeFileSync(values.costs, JSON.stringify({ seed: values.seed, measuredBy: values.cpu ? 'GNU time, a process per run' : 'the batch process and its workers', wallS: (Date.now() - started) / 1000, runs: costs }, null, 2));
+  const costs = results.map((r) => ({ name: r.run.name, wallS: r.ms / 1000, cpuS: r.cpu, fault: r.run.faults.length > 0, proves: r.proves.map(pairKey), problem: Boolean(r.problem), ...(r.group ? { group: r.group } : {}) }));
+  const measuredBy = values.cpu ? 'GNU time, a process per run' : GROUPED ? "the batch process and its workers; a grouped run's wall time is its group's, its CPU time its share of the group's by test time" : 'the batch process and its workers';
+  writeFileSync(values.costs, JSON.stringify({ seed: values.seed, measuredBy, wallS: (Date.now() - started) / 1000, cpuS: cpuTotal, runs: costs }, null, 2));
 }
 console.log(`\nself-test: ${selected.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s${cpuTotal === undefined ? '' : `, ${cpuTotal.toFixed(0)} CPU-s`}`);
 console.log(`${passed} passed, ${failed} failed`);

@@ -61,16 +61,14 @@ export class TroubleLog {
   private readonly lastAnswer = new Map<string, number>();
   /** Per origin, the operations troubled since the API last answered a request that was not the health check. */
   private readonly dark = new Map<string, { operations: Set<string>; run: Run }>();
-  /** The marker file per run and origin: asked before every request, so worked out once (reading the environment is slow). */
+  /** The marker file per run and origin: asked before every request, so its name is worked out once. */
   private readonly markers = new Map<string, string>();
   private readonly lookedAt = new Map<string, number>();
-  private run?: { value: string | undefined; readAt: number };
 
   private marker(origin: string): string | undefined {
-    // A process belongs to one run; the run id is read again at most once a second (the harness's own tests switch runs).
-    const now = Date.now();
-    if (!this.run || now - this.run.readAt > 1000) this.run = { value: process.env[ENV.runId], readAt: now };
-    const run = this.run.value;
+    // Read at every request: a worker of a grouped self-test run serves several runs (harness/run-scoped.ts), one test
+    // after another, and the harness's own tests switch runs.
+    const run = process.env[ENV.runId];
     if (!run) return undefined;
     const key = `${run} ${origin}`;
     let m = this.markers.get(key);

@@ -13,6 +13,7 @@ import { identifySpanish, type LanguageFinding } from './language.ts';
 import { SlidingWindow, clientIdOf, placeOf, type Expectation, type Headers, type Place, type When } from './model.ts';
 import { chatRequest, slowReplies } from './request.ts';
 import { sightAllowed, sightLimited, type RecordReading } from './sightings.ts';
+import { runScoped } from '../../harness/run-scoped.ts';
 
 export { SHARED_COUNTER } from './scope.ts';
 export { replyWaitMs } from './request.ts';
@@ -168,10 +169,11 @@ function documentedMark(reply: Reply): boolean {
 }
 
 /**
- * The mark of the first 429 this worker saw a client earn (the model demanded it: the client had the limit's stamps in
- * its window): the limiter's own answer, which a 429 no client could have earned is held against.
+ * What this run's earlier 429s showed: the mark of the first 429 a client was seen to earn (the model demanded it: the
+ * client had the limit's stamps in its window), the limiter's own answer, which a 429 no client could have earned is
+ * held against; and the first 429's message (with its exchange), which every later one must repeat.
  */
-let limiterMark: string | undefined;
+const seen = runScoped((): { limiterMark?: string; firstMessage?: { text: string; exchange: Exchange } } => ({}));
 
 /**
  * A 429 that the run cannot tell apart from its environment's (a gateway throttling the harness): raised while a
@@ -211,11 +213,7 @@ const CONDITIONS: Record<string, string> = {
   'E-429-REMAINING-ZERO': 'a 429 answer',
 };
 
-/**
- * "message (a fixed Spanish-language sentence ...)": the first 429 message this worker saw, with its exchange, and
- * what the language identifier made of each message. Every later 429 of the run is held to the same text.
- */
-let firstMessage: { text: string; exchange: Exchange } | undefined;
+/** What the language identifier made of each 429 message (the same text gets the same finding in any run). */
 const languages = new Map<string, LanguageFinding>();
 
 type Verify = (id: string, check: () => Promise<void> | void) => Promise<boolean>;
@@ -354,7 +352,7 @@ export class ChatRun {
       // The body and headers of a 429 are judged where the limiter gave it: one the model demands, or one told apart as
       // the limiter's (a 429 the environment gave where either answer was allowed is nobody's to judge).
       else if (expected.answer === 'limited' || this.limiters(reply)) {
-        if (expected.answer === 'limited') limiterMark ??= markOf(reply);
+        if (expected.answer === 'limited') seen().limiterMark ??= markOf(reply);
         this.checkLimitedAnswer(reply, expected, label, id);
         sightLimited(reply, expected.answer !== 'allowed' && this.settings.instances === 1 ? expected.retryAfterMs : undefined, this.sighted);
       }
@@ -413,7 +411,7 @@ export class ChatRun {
    * carries its own; one that copies the limiter's exactly cannot be told apart by any client.
    */
   limiters(reply: Reply): boolean {
-    return isThrottled(reply) && (limiterMark === undefined ? documentedMark(reply) : markOf(reply) === limiterMark || documentedMark(reply));
+    return isThrottled(reply) && (seen().limiterMark === undefined ? documentedMark(reply) : markOf(reply) === seen().limiterMark || documentedMark(reply));
   }
 
   /** A 429 not told apart from the environment's where the model demands "allowed": the client is not followed further. */
@@ -818,15 +816,17 @@ export class ChatRun {
       this.deviate(['E-429-BODY-MESSAGE'], `${said} has message ${JSON.stringify(message)}`, 'a non-empty string', evidence());
       return;
     }
-    if (firstMessage && message !== firstMessage.text) {
+    const earlier = seen();
+    const first = earlier.firstMessage;
+    if (first && message !== first.text) {
       this.deviate(
         ['E-429-BODY-MESSAGE'],
-        `${said} has message ${JSON.stringify(message)}, an earlier 429 of the run had ${JSON.stringify(firstMessage.text)}`,
+        `${said} has message ${JSON.stringify(message)}, an earlier 429 of the run had ${JSON.stringify(first.text)}`,
         'the same fixed sentence on every 429',
-        [firstMessage.exchange, ...evidence().filter((ex) => ex !== firstMessage!.exchange)],
+        [first.exchange, ...evidence().filter((ex) => ex !== first.exchange)],
       );
     } else {
-      firstMessage ??= { text: message, exchange: reply.exchange };
+      earlier.firstMessage ??= { text: message, exchange: reply.exchange };
       this.saw('E-429-BODY-MESSAGE');
     }
     let finding = languages.get(message);

@@ -19,6 +19,7 @@ import { describeForm, loginForms, rememberForm, signingForm } from './forms.ts'
 import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 import { pathOf } from '../../interfaces/exchange-session/paths.ts';
 import type { KeyType } from '../../interfaces/exchange-session/credentials.ts';
+import { runScoped } from '../../harness/run-scoped.ts';
 
 export { pathOf, type KeyType };
 
@@ -33,7 +34,7 @@ export function keyType(secrets: Secrets, key: string): KeyType {
 // ---------------------------------------------------------------------------------------------------------------
 // Nonces: epoch microseconds, strictly increasing per key within this process (a key is leased to one test at a time).
 
-const lastNonce = new Map<string, bigint>();
+const lastNonce = runScoped(() => new Map<string, bigint>());
 
 export function nowMicros(): bigint {
   return BigInt(Date.now()) * 1000n + BigInt(Math.floor((performance.now() % 1) * 1000));
@@ -41,16 +42,16 @@ export function nowMicros(): bigint {
 
 /** The next nonce of a key: now in microseconds, or just above the last one the harness used with it. */
 export function nextNonce(key: string): bigint {
-  const last = lastNonce.get(key) ?? 0n;
+  const last = lastNonce().get(key) ?? 0n;
   const now = nowMicros();
   const n = now > last ? now : last + 1n;
-  lastNonce.set(key, n);
+  lastNonce().set(key, n);
   return n;
 }
 
 /** A nonce a check chose itself (the nonce model's): later automatic ones go above it. */
 export function usedNonce(key: string, n: bigint): void {
-  if (n > (lastNonce.get(key) ?? 0n)) lastNonce.set(key, n);
+  if (n > (lastNonce().get(key) ?? 0n)) lastNonce().set(key, n);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -199,9 +200,9 @@ export async function tryLogin(
 // ---------------------------------------------------------------------------------------------------------------
 // The authentication step (the suite's): token, nonce, write signature
 
-const sessions = new Map<string, { token: string; authorizer: string; at: number }>();
+const sessions = runScoped(() => new Map<string, { token: string; authorizer: string; at: number }>());
 /** Logins under way, per key: requests that need a session at once share one login (a second would revoke the first's token where a key holds one session). */
-const loggingIn = new Map<string, Promise<{ token: string; authorizer: string }>>();
+const loggingIn = runScoped(() => new Map<string, Promise<{ token: string; authorizer: string }>>());
 /** The logins the current chain of calls is inside (by session key): what a login's own requests lead to never waits for it. */
 const loginsUnderWay = new AsyncLocalStorage<ReadonlySet<string>>();
 const sessionKeyOf = (ctx: AuthenticationContext, key: string) => `${ctx.baseUrl} ${key}`;
@@ -214,7 +215,7 @@ const SESSION_REUSE_MS = 60 * 60 * 1000;
  */
 export async function sessionFor(secrets: Secrets, key: string, ctx: AuthenticationContext): Promise<{ token: string; authorizer: string; remembered?: boolean }> {
   const cacheKey = sessionKeyOf(ctx, key);
-  const hit = sessions.get(cacheKey);
+  const hit = sessions().get(cacheKey);
   if (hit && Date.now() - hit.at < SESSION_REUSE_MS) {
     secrets.add(`${key}_token`, hit.token);
     secrets.add(`${key}_authorizer`, hit.authorizer);
@@ -225,10 +226,10 @@ export async function sessionFor(secrets: Secrets, key: string, ctx: Authenticat
   const within = loginsUnderWay.getStore();
   const ledToByIt = within?.has(cacheKey) ?? false;
   const ownLogin = () => loginsUnderWay.run(new Set([...(within ?? []), cacheKey]), () => logIn(secrets, key, ctx));
-  let login = ledToByIt ? ownLogin() : loggingIn.get(cacheKey);
+  let login = ledToByIt ? ownLogin() : loggingIn().get(cacheKey);
   if (!login) {
-    login = ownLogin().finally(() => loggingIn.delete(cacheKey));
-    loggingIn.set(cacheKey, login);
+    login = ownLogin().finally(() => loggingIn().delete(cacheKey));
+    loggingIn().set(cacheKey, login);
   }
   const session = await login;
   secrets.add(`${key}_token`, session.token);
@@ -247,7 +248,7 @@ async function logIn(secrets: Secrets, key: string, ctx: AuthenticationContext):
     const answers = [...new Set(attempts.map((a) => a.reply.status))].join(', ');
     throw new Inconclusive(`could not log in with ${key} (${keyType(secrets, key).toUpperCase()}): answered ${answers}${attempts.length > 1 ? ` in the ${attempts.length} login forms tried` : ''}; the checks that need a session cannot judge (the login checks say whether the target is at fault)`);
   }
-  sessions.set(cacheKey, { ...session, at: Date.now() });
+  sessions().set(cacheKey, { ...session, at: Date.now() });
   return session;
 }
 
@@ -258,7 +259,7 @@ async function logIn(secrets: Secrets, key: string, ctx: AuthenticationContext):
  */
 async function staleSession(key: string, token: string, ctx: AuthenticationContext): Promise<boolean> {
   const cacheKey = sessionKeyOf(ctx, key);
-  const now = sessions.get(cacheKey);
+  const now = sessions().get(cacheKey);
   if (now && now.token !== token) return true;
   let read: Reply;
   try {
@@ -269,7 +270,7 @@ async function staleSession(key: string, token: string, ctx: AuthenticationConte
   // Only a refusal of the token itself says it went stale. A read that decides nothing (a throttle, a server error)
   // cannot tell a stale session from a refusal for another reason: thrown, it leaves the refused request undecided.
   if (!answered(read, 401, 403)) return false;
-  if (sessions.get(cacheKey)?.token === token) sessions.delete(cacheKey);
+  if (sessions().get(cacheKey)?.token === token) sessions().delete(cacheKey);
   return true;
 }
 

@@ -1,6 +1,7 @@
 /** The bodies of the order and cancel commands as the profile names their members (settings.order). */
 import type { Side, TimeInForce } from '../../harness/models/limit-book.ts';
 import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
+import { runScoped } from '../../harness/run-scoped.ts';
 
 /**
  * A trading account's id as the listing gave it: a string or a JSON number (not shown), sent back in commands as it
@@ -49,10 +50,11 @@ export function canCancel(settings: ExchangeSessionSettings): boolean {
   return settings.order.cancelBy === 'delete' || settings.paths.command !== undefined;
 }
 
-let clientOrders = 0;
+const clientOrders = runScoped(() => ({ count: 0 }));
 
 /** A client order id no other order of this run has: a positive integer as a string (19 digits at most). */
 function freshClientOrderId(): string {
-  clientOrders = (clientOrders + 1) % 1000;
-  return `${Date.now()}${String(process.pid % 1000).padStart(3, '0')}${String(clientOrders).padStart(3, '0')}`;
+  const made = clientOrders();
+  made.count = (made.count + 1) % 1000;
+  return `${Date.now()}${String(process.pid % 1000).padStart(3, '0')}${String(made.count).padStart(3, '0')}`;
 }

@@ -8,6 +8,7 @@
 import type { KeyType } from '../../interfaces/exchange-session/credentials.ts';
 import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/settings.ts';
 import { stated } from './stated.ts';
+import { runScoped } from '../../harness/run-scoped.ts';
 
 type EcdsaSignature = ExchangeSessionSettings['ecdsaSignature'];
 type HmacSignature = ExchangeSessionSettings['hmacSignature'];
@@ -30,22 +31,22 @@ const SECRET_ENCODINGS: ReadonlyArray<{ secretEncoding: HmacSignature['secretEnc
 ];
 
 /** The form that last opened a session, per target and key type: tried first next time, and used to sign writes. */
-const working = new Map<string, ExchangeSessionSettings>();
+const working = runScoped(() => new Map<string, ExchangeSessionSettings>());
 
 /** The settings a login of this key type is tried with, in turn. */
 export function loginForms(settings: ExchangeSessionSettings, type: KeyType, baseUrl: string): ExchangeSessionSettings[] {
   const forms = type === 'ecdsa' ? ecdsaForms(settings) : hmacForms(settings);
-  const known = working.get(`${baseUrl} ${type}`);
+  const known = working().get(`${baseUrl} ${type}`);
   return known ? [known, ...forms.filter((f) => describeForm(f, type) !== describeForm(known, type))] : forms;
 }
 
 export function rememberForm(baseUrl: string, type: KeyType, form: ExchangeSessionSettings): void {
-  working.set(`${baseUrl} ${type}`, form);
+  working().set(`${baseUrl} ${type}`, form);
 }
 
 /** The settings a key's write signatures are made with: the form its logins were accepted in. */
 export function signingForm(settings: ExchangeSessionSettings, type: KeyType, baseUrl: string): ExchangeSessionSettings {
-  return working.get(`${baseUrl} ${type}`) ?? settings;
+  return working().get(`${baseUrl} ${type}`) ?? settings;
 }
 
 function ecdsaForms(settings: ExchangeSessionSettings): ExchangeSessionSettings[] {

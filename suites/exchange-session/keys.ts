@@ -16,6 +16,7 @@ import { ecdsaP256PublicKey } from '../../harness/signing.ts';
 import type { KeyType } from '../../interfaces/exchange-session/credentials.ts';
 import { poolKeyName } from '../../interfaces/exchange-session/credentials.ts';
 import type { PoolKeyEntry } from '../../interfaces/exchange-session/settings.ts';
+import { runScoped } from '../../harness/run-scoped.ts';
 
 export { poolKeyName };
 
@@ -39,7 +40,7 @@ export interface KeyWish {
   trading?: false;
 }
 
-let created = 0;
+const created = runScoped(() => ({ count: 0 }));
 
 /**
  * A key of the given type for this test alone, by its name in the run's secrets; undefined when a live profile lists
@@ -50,7 +51,7 @@ export async function acquireKey(ctx: KeyContext, wish: KeyWish): Promise<string
 }
 
 async function createOnReference(ctx: KeyContext, wish: KeyWish): Promise<string> {
-  const name = `ref${process.pid}n${++created}`;
+  const name = `ref${process.pid}n${++created().count}`;
   const privateKey = wish.type === 'ecdsa' ? Buffer.from(p256.utils.randomSecretKey()).toString('hex') : undefined;
   const body: Record<string, unknown> = { type: wish.type.toUpperCase(), name };
   if (privateKey) body.publicKey = ecdsaP256PublicKey(privateKey, 'pem');

@@ -3,13 +3,14 @@
  * authentication step logs in on its own). The exchange fixture tells this process (one profile per run); until told,
  * as in `npm run restore`, every setting counts as stated and the profile's values are used as they are.
  */
-let statedSetting: (setting: string) => boolean = () => true;
+import { runScoped } from '../../harness/run-scoped.ts';
+const told = runScoped((): { stated: (setting: string) => boolean } => ({ stated: () => true }));
 
 export function knowStatedSettings(isStated: (setting: string) => boolean): void {
-  statedSetting = isStated;
+  told().stated = isStated;
 }
 
 /** Whether the profile states a setting (a dotted path under the interface's settings) rather than leaving its default. */
 export function stated(setting: string): boolean {
-  return statedSetting(setting);
+  return told().stated(setting);
 }

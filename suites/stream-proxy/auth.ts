@@ -10,14 +10,15 @@ import { Inconclusive } from '../../harness/verdicts.ts';
 import { accepted } from '../../harness/answers.ts';
 import { getAt } from '../../harness/json-pointer.ts';
 import type { StreamProxySettings } from '../../interfaces/stream-proxy/settings.ts';
+import { runScoped } from '../../harness/run-scoped.ts';
 
 type Login = NonNullable<StreamProxySettings['adminLogin']>;
 
-const tokens = new Map<string, string>();
+const tokens = runScoped(() => new Map<string, string>());
 
 async function loginToken(who: 'admin' | 'user', login: Login, secrets: Secrets, ctx: AuthenticationContext): Promise<string> {
   const cacheKey = `${ctx.baseUrl} ${who}`;
-  const hit = tokens.get(cacheKey);
+  const hit = tokens().get(cacheKey);
   if (hit) {
     secrets.add(`${who}Token`, hit);
     return hit;
@@ -30,7 +31,7 @@ async function loginToken(who: 'admin' | 'user', login: Login, secrets: Secrets,
     throw new Inconclusive(`the ${who} login (${login.method} ${login.path}) was answered ${r.status}: the checks that need its token cannot judge; check the profile's ${who}Login and credentials`);
   }
   secrets.add(`${who}Token`, token);
-  tokens.set(cacheKey, token);
+  tokens().set(cacheKey, token);
   return token;
 }
 

@@ -12,6 +12,7 @@ import { DOCS, REVISION_HEADER, revisionOf, scratchMember, test, reqTags, deviat
 import { guard, type Guard } from './config-guard.ts';
 import { accepted, answered, isAccepted, judged, mustAnswer, showed } from '../../harness/answers.ts';
 import { beforeJudging } from './before-judging.ts';
+import { runScoped } from '../../harness/run-scoped.ts';
 
 /** The configuration saves' requirements (a group of the spec) but the concurrent saves, which a test of their own judges. */
 const SAVES = groupOf<RequirementId>(loadSpec('stream-proxy'), 'config-saves').filter((id) => id !== 'B-CONFIG-CONCURRENT');
@@ -82,8 +83,8 @@ async function cannotEdit(proxy: Proxy, wrote: Guard, before: Snapshot): Promise
   return undefined;
 }
 
-let scratchCounter = 0;
-const freshScratch = (name: string) => `${name}-${++scratchCounter}`;
+const scratchCounter = runScoped(() => ({ count: 0 }));
+const freshScratch = (name: string) => `${name}-${++scratchCounter().count}`;
 
 test.describe('configuration documents and their revisions', () => {
   test('GET /api/v1/config and GET /api/v1/config/apiproxy carry the revision headers', { tag: reqTags('B-CONFIG-READ', 'B-APIPROXY-READ') }, async ({ stream: proxy, verify, reading }) => {

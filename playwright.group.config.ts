@@ -12,7 +12,9 @@ export default defineConfig({
   testDir: manifest.dir,
   testMatch: /\.spec\.ts$/,
   globalSetup: './scripts/group-global-setup.ts',
-  fullyParallel: true,
+  // A stand-in file is one configuration's interface: its tests one after another on one worker, as in the run of
+  // its own on one worker that it stands for; the group's files run side by side.
+  fullyParallel: false,
   // As a run of its own: a retry would resend counted requests and hide a deviation that shows once.
   retries: 0,
   workers: manifest.workers,

@@ -30,7 +30,10 @@ const USAGE = `usage: npm run bench [-- --seconds N --concurrency N --skip-run -
   --skip-chat       leave out the quick chat run against a live 60-second window
   --selftest        instead, the self-test's cost: its wall and CPU seconds, per configuration and per proven
                     (check, requirement) pair (the environment runs and the browser check left out)
-  --selftest-only T the self-test's runs whose name contains T (its --only)`;
+  --selftest-only T the self-test's runs whose name contains T (its --only)
+  --selftest-mode M grouped (the self-test's default: runs of one worker made in groups, one Playwright invocation
+                    each), alone (every run an invocation of its own: --one-run-each), or both (default: alone, then
+                    grouped, in one bench run, and their ratio)`;
 
 function options() {
   try {
@@ -42,6 +45,7 @@ function options() {
         'skip-chat': { type: 'boolean' },
         selftest: { type: 'boolean' },
         'selftest-only': { type: 'string' },
+        'selftest-mode': { type: 'string', default: 'both' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -64,7 +68,18 @@ if (!(seconds > 0) || !(concurrency >= 1)) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 if (values.selftest) {
-  process.exit(await selftestCosts(values['selftest-only']));
+  const mode = values['selftest-mode'];
+  if (!['grouped', 'alone', 'both'].includes(mode!)) {
+    console.error(`bench: --selftest-mode ${mode}: grouped, alone or both\n${USAGE}`);
+    process.exit(2);
+  }
+  const measured: Array<{ mode: string; wall: number; cpu: number; code: number }> = [];
+  for (const m of mode === 'both' ? ['alone', 'grouped'] : [mode!]) measured.push({ mode: m, ...(await selftestCosts(values['selftest-only'], m === 'alone')) });
+  if (measured.length === 2) {
+    const [alone, grouped] = measured;
+    console.log(`self-test grouped / alone, this bench run: wall ${(grouped.wall / alone.wall).toFixed(2)} (${grouped.wall.toFixed(0)} s / ${alone.wall.toFixed(0)} s), CPU ${(grouped.cpu / alone.cpu).toFixed(2)} (${grouped.cpu.toFixed(0)} / ${alone.cpu.toFixed(0)} CPU-s)`);
+  }
+  process.exit(Math.max(...measured.map((m) => m.code)));
 }
 
 // 1. The whole run against the reference, and chat's window floor.
@@ -305,27 +320,29 @@ function conformance(args: string[], reportDir: string): Promise<number> {
  * run, the costliest configurations, and the CPU seconds per (check, requirement) pair the fault runs prove, each run's
  * CPU shared out among the pairs it proves.
  */
-async function selftestCosts(only: string | undefined): Promise<number> {
-  const dir = path.join(ROOT, 'reports', 'bench-selftest');
+async function selftestCosts(only: string | undefined, alone: boolean): Promise<{ wall: number; cpu: number; code: number }> {
+  const dir = path.join(ROOT, 'reports', `bench-selftest${alone ? '-alone' : ''}`);
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'costs.json');
   rmSync(file, { force: true });
   const t0 = performance.now();
   const code = await new Promise<number>((resolve) => {
-    const args = [...scriptArgs('selftest'), '--costs', file, '--environment', 'none', '--no-browser', ...(only ? ['--only', only] : [])];
+    const args = [...scriptArgs('selftest'), '--costs', file, '--environment', 'none', '--no-browser', ...(only ? ['--only', only] : []), ...(alone ? ['--one-run-each'] : [])];
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('exit', (c) => resolve(c ?? 2));
   });
   const wall = (performance.now() - t0) / 1000;
-  let costs: { runs: Array<{ name: string; wallS: number; cpuS?: number; fault: boolean; proves: string[] }> };
+  let costs: { measuredBy: string; runs: Array<{ name: string; wallS: number; cpuS?: number; fault: boolean; proves: string[]; group?: number }> };
   try {
     costs = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     console.error(`bench: the self-test (exit ${code}) wrote no costs to ${path.relative(ROOT, file)}`);
-    return 2;
+    return { wall, cpu: NaN, code: 2 };
   }
   const cpu = (rs: typeof costs.runs) => rs.reduce((sum, r) => sum + (r.cpuS ?? 0), 0);
-  console.log(`self-test (${costs.runs.length} runs${only ? ` matching "${only}"` : ''}, environment runs left out): ${wall.toFixed(0)} s wall, ${cpu(costs.runs).toFixed(0)} CPU-s; exit ${code}`);
+  const groups = new Set(costs.runs.flatMap((r) => (r.group ? [r.group] : []))).size;
+  console.log(`self-test ${alone ? 'one run per invocation (--one-run-each)' : `grouped (${groups} groups)`} (${costs.runs.length} runs${only ? ` matching "${only}"` : ''}, environment runs left out): ${wall.toFixed(0)} s wall, ${cpu(costs.runs).toFixed(0)} CPU-s; exit ${code}`);
+  console.log(`  measured by ${costs.measuredBy}`);
   const kindOf = (name: string) => (name.startsWith('fault') ? (name.endsWith('in other readings') ? 'fault runs in other readings' : 'fault runs') : name.startsWith('reading') ? 'reading lanes' : name.startsWith('shard') ? 'shards' : 'valid configurations');
   const kinds = new Map<string, typeof costs.runs>();
   for (const r of costs.runs) kinds.set(kindOf(r.name), [...(kinds.get(kindOf(r.name)) ?? []), r]);
@@ -340,5 +357,5 @@ async function selftestCosts(only: string | undefined): Promise<number> {
   const faultCpu = cpu(costs.runs.filter((r) => r.fault));
   if (perPair.size) console.log(`  per proven (check, requirement) pair: ${perPair.size} pairs, ${(faultCpu / perPair.size).toFixed(2)} CPU-s each on average (the fault runs' ${faultCpu.toFixed(0)} CPU-s); per pair in ${path.relative(ROOT, file)}`);
   writeFileSync(file, JSON.stringify({ ...costs, perPairCpuS: Object.fromEntries([...perPair].sort((a, b) => b[1] - a[1])) }, null, 2));
-  return code;
+  return { wall, cpu: cpu(costs.runs), code };
 }

@@ -30,6 +30,7 @@ import { firstOtherReadings, readingsLeavingLittle } from '../harness/readings.t
 import { faultsMeetingOpenPoints, readingLanes, tagsOf } from './selftest-readings.ts';
 import { deployTemplate, type TemplateDeployment } from './selftest-template.ts';
 import { BatchSlot } from './selftest-batches.ts';
+import { WorkerBudget } from './worker-budget.ts';
 import { readingsDiffProblem } from './selftest-diff.ts';
 import { deployBehindTrouble, environmentRuns, judgeEnvironment, probeOperations, type EnvironmentRun } from './selftest-environment.ts';
 
@@ -42,7 +43,8 @@ const { values } = parseArgs({
     // windows, usage's wait out a pipeline's lag): a fault run of four interfaces took 33 s for 8 s of CPU. On 2
     // cores, 4 runs at once took 1093 s and 6 took 808 s; with 215 runs, 10 at once took 784 s (1.7 cores busy), where
     // the previous CI took 896 s at 6 for 213. No run's verdict changed.
-    jobs: { type: 'string', default: String(4 * os.availableParallelism() + 2) },
+    // Counted in Playwright workers since runs were grouped (a group of runs takes its --group-workers): 8 per core.
+    jobs: { type: 'string', default: String(8 * os.availableParallelism()) },
     'no-browser': { type: 'boolean' },
     list: { type: 'boolean' }, // the runs' names, to see what a change to the catalogues or the pairing costs
     // Each run's CPU time (user + system, its processes together) beside its wall time: the self-test is bound by
@@ -56,7 +58,7 @@ const { values } = parseArgs({
     // Runs on one worker (faults, reading lanes) are made in groups, one Playwright invocation each (scripts/conformance-group.ts).
     'one-run-each': { type: 'boolean' },
     'group-size': { type: 'string', default: '8' },
-    'group-workers': { type: 'string', default: '2' },
+    'group-workers': { type: 'string', default: '4' },
     'both-ways': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -71,7 +73,7 @@ pair a suite claims must be made to fail by some fault.
   --interface NAME   one interface's runs alone (reports in reports/selftest/NAME)
   --only TEXT        the runs whose name contains TEXT (e.g. "fault chat:", "reading B-NS-CHECK-ORDER")
   --seed N           the seed every run uses (default ${values.seed})
-  --jobs N           runs at once (default ${values.jobs}: they mostly wait)
+  --jobs N           Playwright workers at once, a run's or a group's (default ${values.jobs}: they mostly wait)
   --no-browser       skip the browser check of the HTML report
   --list             print the runs it would make, and make none
   --cpu              measure each run's CPU time, each run in a process of its own (needs /usr/bin/time); without
@@ -534,23 +536,42 @@ const started = Date.now();
 const results: Result[] = [];
 const queue = queued(selected);
 let groupsMade = 0;
-await Promise.all(
-  Array.from({ length: Number(values.jobs) }, async () => {
-    // Each job makes its runs in one batch process (scripts/selftest-batch.ts): a run's process start, the largest
-    // part of a short run's CPU time, is paid once for many. --cpu measures each run in a process of its own instead.
-    const slot = values.cpu ? undefined : new BatchSlot();
-    for (let item = queue.shift(); item; item = queue.shift()) {
-      const made = Array.isArray(item) ? await executeGroup(item, slot!, ++groupsMade) : [await execute(item, slot)];
-      for (const r of made) {
-        results.push(r);
-        const took = `${(r.ms / 1000).toFixed(1)} s${r.group ? ` in group ${r.group}` : ''}${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`;
-        console.log(`${r.problem ? 'FAIL' : 'ok  '} ${r.run.name} (${took})${r.problem ? `\n     ${r.problem}` : ''}`);
-        if (r.problem && process.env.SELFTEST_VERBOSE) console.log(r.output);
+// The machine's load is its Playwright workers: a run takes as many of the --jobs as it has workers, a group its
+// --group-workers. Each item is made in a batch process (scripts/selftest-batch.ts) of the pool, which keeps its
+// process between items: a run's process start, the largest part of a short run's CPU time, is paid once for many.
+// --cpu measures each run in a process of its own instead.
+const workers = new WorkerBudget(Number(values.jobs));
+const idle: BatchSlot[] = [];
+const making: Promise<void>[] = [];
+for (const item of queue) {
+  const weight = Math.min(Number(values.jobs), Array.isArray(item) ? GROUP_WORKERS : workersOf(item));
+  await workers.take(weight);
+  making.push(
+    (async () => {
+      const slot = values.cpu ? undefined : (idle.pop() ?? new BatchSlot());
+      try {
+        const made = Array.isArray(item) ? await executeGroup(item, slot!, ++groupsMade) : [await execute(item, slot)];
+        for (const r of made) {
+          results.push(r);
+          const took = `${(r.ms / 1000).toFixed(1)} s${r.group ? ` in group ${r.group}` : ''}${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`;
+          console.log(`${r.problem ? 'FAIL' : 'ok  '} ${r.run.name} (${took})${r.problem ? `\n     ${r.problem}` : ''}`);
+          if (r.problem && process.env.SELFTEST_VERBOSE) console.log(r.output);
+        }
+      } finally {
+        if (slot) idle.push(slot);
+        workers.give(weight);
       }
-    }
-    slot?.retire();
-  }),
-);
+    })(),
+  );
+}
+await Promise.all(making);
+for (const slot of idle) slot.retire();
+
+/** A run's Playwright workers: its --workers, else the conformance command's default of 2. */
+function workersOf(run: Run): number {
+  const i = run.args.indexOf('--workers');
+  return i >= 0 ? Number(run.args[i + 1]) || 1 : 2;
+}
 
 // --both-ways: each grouped run against the same run made alone, verdict by verdict.
 let bothWaysProblem: string | undefined;

@@ -5,9 +5,12 @@
  * a worker runs the tests of every configuration, switching to a test's configuration as it starts (harness/fixtures.ts).
  *
  * Each configuration keeps what makes it a run: its own references (own listeners, own state), its run id, report
- * folder, grep and environment, and its own reporters, fed only its own tests. Its tests are declared by stand-in spec
- * files in a folder of its own (config-<index>/suites/<interface>/<file>.spec.ts), each importing the real spec file
- * under a URL of its own, so that Playwright declares the suite's tests once per configuration in one project.
+ * folder, grep and environment, and its own reporters, fed only its own tests. Its tests are declared by a stand-in
+ * spec file per interface in a folder of its own (config-<index>/suites/<interface>/<interface>.spec.ts), importing
+ * the interface's real spec files under URLs of their own, so that Playwright declares the suite's tests once per
+ * configuration in one project. Each stand-in is one file to Playwright: its tests run one after another on one
+ * worker, in the order of a run of its own on one worker (the runs grouped are such runs: a check that holds an
+ * account, or a limited rate, for long would otherwise meet its own run's other checks in parallel).
  *
  * The manifest is the one description of the group: written by the command that makes the group, completed by the
  * group's global set-up (each configuration's published targets), read by the workers and the group's reporter.
@@ -46,19 +49,21 @@ export function writeManifest(file: string, manifest: GroupManifest): void {
 }
 
 /**
- * Writes the stand-in spec files of every configuration. Each imports the real one under a URL of its own (the group
- * and the configuration in its query), which Node's module loader evaluates afresh: the suite's tests are declared
- * again, into the stand-in's own file suite. The modules the spec imports are shared, as in one worker of a single run.
+ * Writes the stand-in spec file of every configuration and interface. It imports the interface's spec files, in the
+ * order Playwright runs them, each under a URL of its own (the group and the configuration in its query), which Node's
+ * module loader evaluates afresh: the suite's tests are declared again, into the stand-in's file suite. The modules the
+ * specs import are shared, as in one worker of a single run.
  */
 export function writeStandIns(manifest: GroupManifest, groupId: string): void {
   for (const c of manifest.configurations) {
     for (const name of c.interfaces) {
       const dir = path.join(manifest.dir, `config-${c.index}`, 'suites', name);
       mkdirSync(dir, { recursive: true });
-      for (const file of readdirSync(path.join(SUITES_DIR, name)).filter((f) => f.endsWith('.spec.ts'))) {
-        const real = path.relative(dir, path.join(SUITES_DIR, name, file)).split(path.sep).join('/');
-        writeFileSync(path.join(dir, file), `import '${real}?group=${groupId}&configuration=${c.index}';\n`);
-      }
+      const specs = readdirSync(path.join(SUITES_DIR, name))
+        .filter((f) => f.endsWith('.spec.ts'))
+        .sort();
+      const imports = specs.map((file) => `import '${path.relative(dir, path.join(SUITES_DIR, name, file)).split(path.sep).join('/')}?group=${groupId}&configuration=${c.index}';\n`);
+      writeFileSync(path.join(dir, `${name}.spec.ts`), imports.join(''));
     }
   }
 }

@@ -43,8 +43,9 @@ const { values } = parseArgs({
     // windows, usage's wait out a pipeline's lag): a fault run of four interfaces took 33 s for 8 s of CPU. On 2
     // cores, 4 runs at once took 1093 s and 6 took 808 s; with 215 runs, 10 at once took 784 s (1.7 cores busy), where
     // the previous CI took 896 s at 6 for 213. No run's verdict changed.
-    // Counted in Playwright workers since runs were grouped (a group of runs takes its --group-workers): 8 per core.
-    jobs: { type: 'string', default: String(8 * os.availableParallelism()) },
+    // Counted in Playwright workers since runs were grouped (a group of runs takes its --group-workers). Grouped, the
+    // self-test used 837 CPU-s in 886 s at 16 (one core busy on two): 12 per core.
+    jobs: { type: 'string', default: String(12 * os.availableParallelism()) },
     'no-browser': { type: 'boolean' },
     list: { type: 'boolean' }, // the runs' names, to see what a change to the catalogues or the pairing costs
     // Each run's CPU time (user + system, its processes together) beside its wall time: the self-test is bound by
@@ -57,7 +58,7 @@ const { values } = parseArgs({
     environment: { type: 'string', default: 'sample' },
     // Runs on one worker (faults, reading lanes) are made in groups, one Playwright invocation each (scripts/conformance-group.ts).
     'one-run-each': { type: 'boolean' },
-    'group-size': { type: 'string', default: '8' },
+    'group-size': { type: 'string', default: '5' },
     'group-workers': { type: 'string', default: '4' },
     'both-ways': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -133,6 +134,8 @@ interface Run {
   prepare?: (dir: string) => Promise<TemplateDeployment>;
   /** With --both-ways: the grouped run this one repeats alone, for the comparison of their verdicts. */
   aloneTwinOf?: Run;
+  /** A run against a reference behind environment trouble (scripts/selftest-environment.ts). */
+  environment?: boolean;
 }
 
 if (values.interface && !isInterfaceName(values.interface)) {
@@ -222,6 +225,7 @@ if (values.environment !== 'none') {
   for (const e of environmentRuns(names, Number(values.seed), values.environment === 'all', (name) => probeOperations(name, homeProfile(name)))) {
     runs.push({
       name: e.name,
+      environment: true,
       args: ['--strict', '--depth', 'quick', '--workers', '1', ...(e.shape === 'one-operation' ? ['--grep', operationTags(e)] : [])],
       faults: [],
       prepare: (dir) => deployBehindTrouble(names, e, path.join(dir, 'deployment'), homeProfile),
@@ -395,18 +399,21 @@ function groupable(run: Run): boolean {
 }
 
 /**
- * The order the jobs take the runs in: the long ones first, so that none is left to run alone at the end; groupable
- * runs in groups of --group-size (long with long), unless --one-run-each.
+ * The order the runs start in: the long ones first, so that none is left to run alone at the end (a run of its own
+ * before a group, which spreads over its workers); groupable runs in groups of --group-size (long with long), unless
+ * --one-run-each; the environment runs, which wait out throttles and slow bodies, before the short groups.
  */
 function queued(list: Run[]): Array<Run | Run[]> {
-  const out: Array<Run | Run[]> = [];
-  for (const long of [true, false]) {
-    const these = list.filter((r) => Boolean(r.long) === long);
+  const groups = (these: Run[]) => {
     const grouped = GROUPED ? these.filter(groupable) : [];
+    const out: Run[][] = [];
     for (let i = 0; i < grouped.length; i += GROUP_SIZE) out.push(grouped.slice(i, i + GROUP_SIZE));
-    out.push(...these.filter((r) => !grouped.includes(r)));
-  }
-  return out;
+    return { grouped: out, alone: these.filter((r) => !grouped.includes(r)) };
+  };
+  const long = groups(list.filter((r) => r.long));
+  const short = groups(list.filter((r) => !r.long));
+  const environment = short.alone.filter((r) => r.environment);
+  return [...long.alone, ...long.grouped, ...environment, ...short.grouped, ...short.alone.filter((r) => !r.environment)];
 }
 rmSync(SELFTEST_DIR, { recursive: true, force: true });
 mkdirSync(SELFTEST_DIR, { recursive: true });

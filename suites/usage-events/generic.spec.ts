@@ -12,6 +12,7 @@ import { needAccepted } from '../../harness/answers.ts';
 import { freshCase, stretchesFor } from './events.ts';
 import { wire } from './model.ts';
 import { itemsOf } from './paging.ts';
+import { caseWaitMs } from './usage.ts';
 import type { UsageEventsSettings } from '../../interfaces/usage-events/settings.ts';
 
 defineGenericChecks(test, {
@@ -20,15 +21,27 @@ defineGenericChecks(test, {
     const stretches = stretchesFor(ctx.identity, settings, !ctx.target.reference);
     const freshEvent = () => wire(freshCase(ctx.identity, settings, stretches).event(0, 'api_call', { tier: 'tier_a', units: 1 }));
     let listedId: string | undefined;
-    /** An id the target gave out: the first event it lists (the reference, and a live target with events, have one). */
-    const someEventId = async () => {
-      if (listedId) return listedId;
+    const firstListed = async () => {
       const r = await ctx.api.send({ method: 'GET', path: `/v1/events?${new URLSearchParams({ [settings.paging.limit]: '1' })}`, authenticate: true, label: 'an event to read by its id' });
       // Only a list the API gave says there is no event to read; one refused or undecided says nothing of it.
       needAccepted(r, 'the list of events (an id to read by)');
       const items = itemsOf(r.json, { paging: settings.paging, itemsStated: isStated(ctx.profile, 'usage-events', 'paging.items') });
       const id = Array.isArray(items) ? (items[0] as Record<string, unknown> | undefined)?.[settings.eventId] : undefined;
-      listedId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+      return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+    };
+    /**
+     * An id the target gave out: the first event it lists (the reference, and a live target with events, have one).
+     * An empty list is asked again for as long as the profile says an ingested event takes to become queryable: the
+     * check's own valid ingest, just before, may not be listed yet (a quick worker asked within 50 ms, and read no event).
+     */
+    const someEventId = async () => {
+      if (listedId) return listedId;
+      const deadline = Date.now() + caseWaitMs(settings);
+      listedId = await firstListed();
+      while (listedId === undefined && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        listedId = await firstListed();
+      }
       return listedId;
     };
     return {

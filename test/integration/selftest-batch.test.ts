@@ -40,3 +40,41 @@ test('runs made one after another in one batch process keep nothing of each othe
     slot.retire();
   }
 });
+
+/**
+ * Runs made as one group (scripts/conformance-group.ts: one Playwright invocation, its workers shared): each run keeps
+ * its own references, state, report folder and exit code, and gives the verdicts it gives in a process of its own.
+ * Two runs of one interface with different faults and one without: their references differ side by side in one
+ * process, and the exchange-session logins each run caches are its own (harness/run-scoped.ts).
+ */
+test('runs made as one group give the verdicts they give alone, each its own', { timeout: 240_000 }, async () => {
+  const dir = freshDir('selftest-group');
+  const slot = new BatchSlot();
+  const runs = [
+    ['--interfaces', 'exchange-session', '--grep', '@A-LOGIN-HMAC-SIGNATURE|@A-ACCOUNTS', '--fault', 'exchange-session:hmac-signature-unchecked'],
+    ['--interfaces', 'exchange-session', '--grep', '@A-LOGIN-HMAC-SIGNATURE|@A-ACCOUNTS'],
+    ['--interfaces', 'game-bridge,exchange-session', '--grep', '@C-LOG-200|@A-LOGIN-HMAC-SIGNATURE', '--fault', 'game-bridge:log-202-accepted'],
+  ].map((args) => ['--seed', '7', '--quiet', '--workers', '1', '--strict', ...args]);
+  const env = (name: string) => ({ HARNESS_REPORT_DIR: path.join(dir, name), CI: '', HARNESS_SELFTEST: '1' });
+  const summary = (name: string) => JSON.parse(readFileSync(path.join(dir, name, 'summary.json'), 'utf8')) as RunSummary;
+  const verdicts = (s: RunSummary) => Object.fromEntries(s.interfaces.flatMap((i) => i.requirements.map((r) => [`${i.name} ${r.id}`, r.status])));
+  try {
+    const { replies } = await slot.runGroup(
+      runs.map((args, i) => ({ args, env: env(`grouped-${i}`) })),
+      2,
+    );
+    for (const [i, args] of runs.entries()) {
+      const alone = await slot.run(args, env(`alone-${i}`));
+      assert.equal(replies[i].code, alone.code, `${args.join(' ')}\n${replies[i].output}`);
+      assert.deepEqual(verdicts(summary(`grouped-${i}`)), verdicts(summary(`alone-${i}`)), args.join(' '));
+      assert.match(replies[i].output, /^conformance: /m, "each run's own last line comes back with it");
+    }
+    assert.deepEqual(summary('grouped-0').failedCounted, ['A-LOGIN-HMAC-SIGNATURE']);
+    assert.deepEqual(summary('grouped-1').failedCounted, []);
+    assert.deepEqual(summary('grouped-2').interfaces.map((i) => i.name).sort(), ['exchange-session', 'game-bridge']);
+    assert.ok(summary('grouped-2').failedCounted.includes('C-LOG-200'));
+    assert.notEqual(summary('grouped-0').runId, summary('grouped-1').runId);
+  } finally {
+    slot.retire();
+  }
+});

@@ -44,8 +44,8 @@ const { values } = parseArgs({
     // cores, 4 runs at once took 1093 s and 6 took 808 s; with 215 runs, 10 at once took 784 s (1.7 cores busy), where
     // the previous CI took 896 s at 6 for 213. No run's verdict changed.
     // Counted in Playwright workers since runs were grouped (a group of runs takes its --group-workers). Grouped, the
-    // self-test used 837 CPU-s in 886 s at 16 (one core busy on two): 12 per core.
-    jobs: { type: 'string', default: String(12 * os.availableParallelism()) },
+    // self-test used 837 CPU-s in 886 s at 16 (one core busy on two); at 24, chat's window-timed checks missed faults.
+    jobs: { type: 'string', default: String(8 * os.availableParallelism()) },
     'no-browser': { type: 'boolean' },
     list: { type: 'boolean' }, // the runs' names, to see what a change to the catalogues or the pairing costs
     // Each run's CPU time (user + system, its processes together) beside its wall time: the self-test is bound by
@@ -541,7 +541,9 @@ function judged(l: Launch, code: number, output: string, cpu: number | undefined
 
 const started = Date.now();
 const results: Result[] = [];
-const queue = queued(selected);
+// With --both-ways, the runs made alone start once the grouped self-test has ended: each way meets the machine's load
+// of a self-test of its own (a window-timed check's verdict moves with the load, as it does between two runs of one way).
+const phases = values['both-ways'] ? [queued(chosen), queued(selected.filter((r) => r.aloneTwinOf))] : [queued(selected)];
 let groupsMade = 0;
 // The machine's load is its Playwright workers: a run takes as many of the --jobs as it has workers, a group its
 // --group-workers. Each item is made in a batch process (scripts/selftest-batch.ts) of the pool, which keeps its
@@ -549,29 +551,31 @@ let groupsMade = 0;
 // --cpu measures each run in a process of its own instead.
 const workers = new WorkerBudget(Number(values.jobs));
 const idle: BatchSlot[] = [];
-const making: Promise<void>[] = [];
-for (const item of queue) {
-  const weight = Math.min(Number(values.jobs), Array.isArray(item) ? GROUP_WORKERS : workersOf(item));
-  await workers.take(weight);
-  making.push(
-    (async () => {
-      const slot = values.cpu ? undefined : (idle.pop() ?? new BatchSlot());
-      try {
-        const made = Array.isArray(item) ? await executeGroup(item, slot!, ++groupsMade) : [await execute(item, slot)];
-        for (const r of made) {
-          results.push(r);
-          const took = `${(r.ms / 1000).toFixed(1)} s${r.group ? ` in group ${r.group}` : ''}${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`;
-          console.log(`${r.problem ? 'FAIL' : 'ok  '} ${r.run.name} (${took})${r.problem ? `\n     ${r.problem}` : ''}`);
-          if (r.problem && process.env.SELFTEST_VERBOSE) console.log(r.output);
+for (const queue of phases) {
+  const making: Promise<void>[] = [];
+  for (const item of queue) {
+    const weight = Math.min(Number(values.jobs), Array.isArray(item) ? GROUP_WORKERS : workersOf(item));
+    await workers.take(weight);
+    making.push(
+      (async () => {
+        const slot = values.cpu ? undefined : (idle.pop() ?? new BatchSlot());
+        try {
+          const made = Array.isArray(item) ? await executeGroup(item, slot!, ++groupsMade) : [await execute(item, slot)];
+          for (const r of made) {
+            results.push(r);
+            const took = `${(r.ms / 1000).toFixed(1)} s${r.group ? ` in group ${r.group}` : ''}${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`;
+            console.log(`${r.problem ? 'FAIL' : 'ok  '} ${r.run.name} (${took})${r.problem ? `\n     ${r.problem}` : ''}`);
+            if (r.problem && process.env.SELFTEST_VERBOSE) console.log(r.output);
+          }
+        } finally {
+          if (slot) idle.push(slot);
+          workers.give(weight);
         }
-      } finally {
-        if (slot) idle.push(slot);
-        workers.give(weight);
-      }
-    })(),
-  );
+      })(),
+    );
+  }
+  await Promise.all(making);
 }
-await Promise.all(making);
 for (const slot of idle) slot.retire();
 
 /** A run's Playwright workers: its --workers, else the conformance command's default of 2. */

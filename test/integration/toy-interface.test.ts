@@ -15,7 +15,7 @@ import { ROOT } from '../../harness/paths.ts';
 import { INTERFACES } from '../../interfaces/registry.ts';
 
 const NAME = 'pet-store';
-const COPIED = ['interfaces', 'harness', 'mocks', 'suites', 'scripts', 'specs', 'targets', 'schemas', 'generated', 'templates', 'test/browser', 'package.json', 'tsconfig.json', 'playwright.config.ts', 'playwright.report.config.ts', 'redocly.yaml', '.dependency-cruiser.cjs'];
+const COPIED = ['interfaces', 'harness', 'mocks', 'suites', 'scripts', 'specs', 'targets', 'schemas', 'generated', 'templates', 'test/browser', 'package.json', 'tsconfig.json', 'playwright.config.ts', 'playwright.group.config.ts', 'playwright.report.config.ts', 'redocly.yaml', '.dependency-cruiser.cjs'];
 let copy: string;
 
 /** Every file under the given parts of a tree, relative to it. */

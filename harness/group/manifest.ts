@@ -17,7 +17,7 @@
  */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIGURATION_FOLDER, SUITES_DIR, interfaceOfTest } from '../paths.ts';
+import { CONFIGURATION_FOLDER, SUITES_DIR } from '../paths.ts';
 
 /** The variable that names the manifest file of the grouped run this process belongs to. */
 export const GROUP_ENV = 'HARNESS_GROUP';
@@ -82,8 +82,7 @@ export function groupGrep(manifest: GroupManifest): string | undefined {
 
 /** The index of the configuration a test belongs to, from its title path (its stand-in file's folder). */
 export function configurationOfTest(titlePath: readonly string[]): number | undefined {
-  const file = titlePath.find((t) => /\.spec\.ts$/.test(t));
-  const folder = file?.split(/[\\/]/)[0];
-  const m = folder ? CONFIGURATION_FOLDER.exec(folder) : null;
-  return m && interfaceOfTest(titlePath) ? Number(m[1]) : undefined;
+  const parts = titlePath.find((t) => /\.spec\.ts$/.test(t))?.split(/[\\/]/) ?? [];
+  const m = parts.length === 4 && parts[1] === 'suites' ? CONFIGURATION_FOLDER.exec(parts[0]) : null;
+  return m ? Number(m[1]) : undefined;
 }

@@ -125,19 +125,38 @@ export function unproven(claimed: Pair[], proven: Pair[]): Pair[] {
   return claimed.filter((p) => !seen.has(pairKey(p)));
 }
 
+/** Where a merged sharded run's verdicts differ from the unsplit run's, requirement by requirement (empty: none). */
+export function verdictDifferences(unsplit: RunSummary, merged: RunSummary): string[] {
+  const verdicts = (s: RunSummary) => new Map(s.interfaces.flatMap((i) => i.requirements.map((r) => [`${i.name} ${r.id}`, r.status] as const)));
+  const a = verdicts(unsplit);
+  const b = verdicts(merged);
+  return [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).map((k) => `${k}: ${a.get(k) ?? 'absent'} unsplit, ${b.get(k) ?? 'absent'} merged`);
+}
+
+/** A run's verdicts by requirement (`<interface> <id>`: status, and whether it counts), and its exit code. */
+function verdictMap(s: RunSummary): Map<string, string> {
+  const out = new Map(s.interfaces.flatMap((i) => i.requirements.map((r) => [`${i.name} ${r.id}`, r.counted ? `${r.status} (counted)` : r.status] as const)));
+  out.set('exit code', String(s.exitCode));
+  return out;
+}
+
 /**
- * Where two runs' verdicts differ, requirement by requirement (empty: none): a merged sharded run's and the unsplit
- * run's, or a run made in a group and alone (--both-ways), whose exit codes and counting are compared too.
+ * A run made grouped, against the same run made alone twice (--both-ways): `differ`, the verdicts where the grouped
+ * run disagrees with the two alone runs, which agree with each other (what the grouping changed, if anything); `noise`,
+ * those that moved between the two alone runs themselves (a window-timed check whose generated cases reach its
+ * condition or not with the clock), which no comparison of one grouped run with one alone run can decide on.
  */
-export function verdictDifferences(one: RunSummary, other: RunSummary, sides: [string, string] = ['unsplit', 'merged'], whole = false): string[] {
-  const verdicts = (s: RunSummary) => {
-    const out = new Map(s.interfaces.flatMap((i) => i.requirements.map((r) => [`${i.name} ${r.id}`, whole && r.counted ? `${r.status} (counted)` : r.status] as const)));
-    if (whole) out.set('exit code', String(s.exitCode));
-    return out;
-  };
-  const a = verdicts(one);
-  const b = verdicts(other);
-  return [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).map((k) => `${k}: ${a.get(k) ?? 'absent'} ${sides[0]}, ${b.get(k) ?? 'absent'} ${sides[1]}`);
+export function waysCompared(grouped: RunSummary, alone: RunSummary, again: RunSummary): { compared: number; differ: string[]; noise: string[] } {
+  const [g, a, b] = [grouped, alone, again].map(verdictMap);
+  const differ: string[] = [];
+  const noise: string[] = [];
+  const keys = new Set([...g.keys(), ...a.keys(), ...b.keys()]);
+  for (const k of keys) {
+    const [x, y, z] = [g, a, b].map((m) => m.get(k) ?? 'absent');
+    if (y !== z) noise.push(`${k}: ${y} alone, ${z} alone again (${x} grouped)`);
+    else if (x !== y) differ.push(`${k}: ${x} grouped, ${y} alone twice`);
+  }
+  return { compared: keys.size, differ, noise };
 }
 
 /**

@@ -25,7 +25,7 @@ import { CATALOGUES, REGISTRY, isInterfaceName, type InterfaceName } from './int
 import { summaryProblems } from '../harness/reporter/summary-schema.ts';
 import type { RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
-import { checkName, consistency, judgeSharedFaultRun, judgeUnstated, judgeValid, neverFlagged, pairKey, readingsOutsideTheirRequirements, unproven, verdictDifferences, type Pair } from './selftest-judge.ts';
+import { checkName, consistency, judgeSharedFaultRun, judgeUnstated, judgeValid, neverFlagged, pairKey, readingsOutsideTheirRequirements, unproven, verdictDifferences, waysCompared, type Pair } from './selftest-judge.ts';
 import { firstOtherReadings, readingsLeavingLittle } from '../harness/readings.ts';
 import { faultsMeetingOpenPoints, readingLanes, tagsOf } from './selftest-readings.ts';
 import { deployTemplate, type TemplateDeployment } from './selftest-template.ts';
@@ -87,8 +87,9 @@ pair a suite claims must be made to fail by some fault.
                      every run still judged alone on its own report
   --group-size N     runs per group (default ${values['group-size']})
   --group-workers N  Playwright workers per group (default ${values['group-workers']})
-  --both-ways        make each groupable run grouped and alone too, on the same seed, and compare every (run,
-                     requirement) verdict and exit code of the two: any difference fails the self-test
+  --both-ways        make each groupable run grouped, then alone twice, on the same seed, and compare every (run,
+                     requirement) verdict and exit code: a grouped verdict that differs where the two alone runs
+                     agree fails the self-test; one that moved between the two alone runs is listed as noise
   -h, --help         this text`);
   process.exit(0);
 }
@@ -132,8 +133,9 @@ interface Run {
   judge: (code: number, summary: RunSummary | undefined, output: string) => { problem?: string; proves?: Pair[] };
   /** Starts what the run targets outside the harness (a live-style deployment): its profile goes first in the args. */
   prepare?: (dir: string) => Promise<TemplateDeployment>;
-  /** With --both-ways: the grouped run this one repeats alone, for the comparison of their verdicts. */
+  /** With --both-ways: the grouped run this one repeats alone, for the comparison of their verdicts (`again`: the second time). */
   aloneTwinOf?: Run;
+  again?: boolean;
   /** A run against a reference behind environment trouble (scripts/selftest-environment.ts). */
   environment?: boolean;
 }
@@ -381,7 +383,9 @@ if (values['both-ways'] && !GROUPED) {
   process.exit(2);
 }
 /** With --both-ways, each groupable run is made alone too, under a name (and folder) of its own. */
-const selected = values['both-ways'] ? [...chosen, ...chosen.filter(groupable).map((r): Run => ({ ...r, name: `${r.name} (alone)`, aloneTwinOf: r }))] : chosen;
+const twins = (again: boolean) => chosen.filter(groupable).map((r): Run => ({ ...r, name: `${r.name} (alone${again ? ', again' : ''})`, aloneTwinOf: r, ...(again ? { again } : {}) }));
+/** With --both-ways, each groupable run is made alone twice too, under names (and folders) of their own. */
+const selected = values['both-ways'] ? [...chosen, ...twins(false), ...twins(true)] : chosen;
 if (values.list) {
   for (const r of selected) console.log(`${r.name}${GROUPED && groupable(r) && !r.aloneTwinOf ? ' [grouped]' : ''}`);
   console.log(`${selected.length} runs`);
@@ -543,7 +547,7 @@ const started = Date.now();
 const results: Result[] = [];
 // With --both-ways, the runs made alone start once the grouped self-test has ended: each way meets the machine's load
 // of a self-test of its own (a window-timed check's verdict moves with the load, as it does between two runs of one way).
-const phases = values['both-ways'] ? [queued(chosen), queued(selected.filter((r) => r.aloneTwinOf))] : [queued(selected)];
+const phases = values['both-ways'] ? [queued(chosen), queued(selected.filter((r) => r.aloneTwinOf && !r.again)), queued(selected.filter((r) => r.again))] : [queued(selected)];
 let groupsMade = 0;
 // The machine's load is its Playwright workers: a run takes as many of the --jobs as it has workers, a group its
 // --group-workers. Each item is made in a batch process (scripts/selftest-batch.ts) of the pool, which keeps its
@@ -584,19 +588,30 @@ function workersOf(run: Run): number {
   return i >= 0 ? Number(run.args[i + 1]) || 1 : 2;
 }
 
-// --both-ways: each grouped run against the same run made alone, verdict by verdict.
+// --both-ways: each grouped run against the same run made alone twice, verdict by verdict (scripts/selftest-judge.ts).
 let bothWaysProblem: string | undefined;
 if (values['both-ways']) {
-  const pairs = results.filter((r) => r.run.aloneTwinOf);
   const summaryOf = (run: Run) => (existsSync(path.join(dirOf(run), 'summary.json')) ? (JSON.parse(readFileSync(path.join(dirOf(run), 'summary.json'), 'utf8')) as RunSummary) : undefined);
-  const differing = pairs.flatMap((r) => {
-    const [grouped, alone] = [summaryOf(r.run.aloneTwinOf!), summaryOf(r.run)];
-    if (!grouped || !alone) return [`${r.run.aloneTwinOf!.name}: no summary.json ${grouped ? 'alone' : 'grouped'}`];
-    return verdictDifferences(grouped, alone, ['grouped', 'alone'], true).map((d) => `${r.run.aloneTwinOf!.name}: ${d}`);
-  });
-  const verdicts = pairs.reduce((n, r) => n + 1 + (summaryOf(r.run)?.interfaces.reduce((m, i) => m + i.requirements.length, 0) ?? 0), 0);
-  bothWaysProblem = differing.length ? `${differing.length} verdicts differ between the grouped runs and the same runs made alone:\n     ${differing.join('\n     ')}` : undefined;
-  console.log(`${bothWaysProblem ? 'FAIL' : 'ok  '} ${pairs.length} runs made grouped and alone, seed ${values.seed}: ${verdicts} (run, requirement) verdicts and exit codes compared, ${bothWaysProblem ? 'some differ' : 'none differs'}${bothWaysProblem ? `\n     ${bothWaysProblem}` : ''}`);
+  const firsts = results.filter((r) => r.run.aloneTwinOf && !r.run.again);
+  let compared = 0;
+  const differ: string[] = [];
+  const noise: string[] = [];
+  for (const r of firsts) {
+    const grouped = r.run.aloneTwinOf!;
+    const again = results.find((x) => x.run.again && x.run.aloneTwinOf === grouped)?.run;
+    const [g, a, b] = [summaryOf(grouped), summaryOf(r.run), again && summaryOf(again)];
+    if (!g || !a || !b) {
+      differ.push(`${grouped.name}: no summary.json ${!g ? 'grouped' : 'alone'}`);
+      continue;
+    }
+    const ways = waysCompared(g, a, b);
+    compared += ways.compared;
+    differ.push(...ways.differ.map((d) => `${grouped.name}: ${d}`));
+    noise.push(...ways.noise.map((d) => `${grouped.name}: ${d}`));
+  }
+  bothWaysProblem = differ.length ? `${differ.length} verdicts of the grouped runs differ from the same runs made alone, where the two alone runs agree:\n     ${differ.join('\n     ')}` : undefined;
+  const noted = noise.length ? `; ${noise.length} moved between the two alone runs themselves, the grouped run not judged on them:\n     ${noise.join('\n     ')}` : '';
+  console.log(`${bothWaysProblem ? 'FAIL' : 'ok  '} ${firsts.length} runs made grouped and alone twice, seed ${values.seed}: ${compared} (run, requirement) verdicts and exit codes compared, ${differ.length} differ${bothWaysProblem ? `\n     ${bothWaysProblem}` : ''}${noted}`);
 }
 
 // A check that cannot fail is a defect: each (check, requirement) pair the suites claim is made to fail by a fault.

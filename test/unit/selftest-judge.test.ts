@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunSummary } from '../../harness/reporter/summary.ts';
-import { checkName, consistency, judgeFault, judgeSharedFaultRun, judgeValid, neverFlagged, pairKey, unproven, type Pair } from '../../scripts/selftest-judge.ts';
+import { checkName, consistency, judgeFault, judgeSharedFaultRun, judgeValid, neverFlagged, pairKey, unproven, waysCompared, type Pair } from '../../scripts/selftest-judge.ts';
 
 type Req = RunSummary['interfaces'][number]['requirements'][number];
 
@@ -100,4 +100,16 @@ test('two faults of one reference in one run: each must fail what it names, and 
   assert.equal(both([req('C-A', 'failed', ['x']), req('C-B', 'failed', ['y'])], ['C-A', 'C-B']).problem, undefined);
   assert.match(both([req('C-A', 'failed', ['x']), req('C-B', 'passed', ['y'])], ['C-A']).problem ?? '', /game-bridge:a\+b: survived: C-B/);
   assert.match(both([req('C-A', 'failed', ['x']), req('C-B', 'failed', ['y']), req('C-C', 'failed', ['z'])], ['C-A', 'C-B', 'C-C']).problem ?? '', /does not name: C-C/);
+});
+
+test('a grouped run differs from its run alone only where the two alone runs agree; what moved between them is noise', () => {
+  const grouped = summary([req('C-A', 'failed', ['t']), req('C-B', 'passed'), req('C-C', 'passed')]);
+  const alone = summary([req('C-A', 'failed', ['t']), req('C-B', 'not-tested'), req('C-C', 'passed')]);
+  const again = summary([req('C-A', 'failed', ['t']), req('C-B', 'passed'), req('C-C', 'passed')]);
+  const same = waysCompared(grouped, alone, again);
+  assert.deepEqual(same.differ, []);
+  assert.deepEqual(same.noise, ['game-bridge C-B: not-tested (counted) alone, passed (counted) alone again (passed (counted) grouped)']);
+  assert.equal(same.compared, 4, 'three requirements and the exit code');
+  const changed = waysCompared(summary([req('C-A', 'passed'), req('C-B', 'passed'), req('C-C', 'passed')]), alone, again);
+  assert.deepEqual(changed.differ, ['game-bridge C-A: passed (counted) grouped, failed (counted) alone twice', 'exit code: 0 grouped, 1 alone twice']);
 });

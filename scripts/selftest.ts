@@ -58,8 +58,10 @@ const { values } = parseArgs({
     environment: { type: 'string', default: 'sample' },
     // Runs on one worker (faults, reading lanes) are made in groups, one Playwright invocation each (scripts/conformance-group.ts).
     'one-run-each': { type: 'boolean' },
-    'group-size': { type: 'string', default: '5' },
-    'group-workers': { type: 'string', default: '4' },
+    // A group's workers each start once (about 2 CPU-s of Playwright and the harness's modules): 8 runs on 2 workers
+    // pay a quarter of a start each, where 5 on 4 paid almost one, as a run of its own does. Long runs go 4 to a group.
+    'group-size': { type: 'string', default: '8' },
+    'group-workers': { type: 'string', default: '2' },
     'both-ways': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -85,7 +87,7 @@ pair a suite claims must be made to fail by some fault.
   --one-run-each     make every run in a Playwright invocation of its own (to debug one fault alone); by default the
                      runs of one worker (the fault runs, the reading lanes) are made in groups, one invocation each,
                      every run still judged alone on its own report
-  --group-size N     runs per group (default ${values['group-size']})
+  --group-size N     runs per group (default ${values['group-size']}; long runs half as many)
   --group-workers N  Playwright workers per group (default ${values['group-workers']})
   --both-ways        make each groupable run grouped, then alone twice, on the same seed, and compare every (run,
                      requirement) verdict and exit code: a grouped verdict that differs where the two alone runs
@@ -404,18 +406,19 @@ function groupable(run: Run): boolean {
 
 /**
  * The order the runs start in: the long ones first, so that none is left to run alone at the end (a run of its own
- * before a group, which spreads over its workers); groupable runs in groups of --group-size (long with long), unless
+ * before a group, which spreads over its workers); groupable runs in groups of --group-size (long with long, half as
+ * many), unless
  * --one-run-each; the environment runs, which wait out throttles and slow bodies, before the short groups.
  */
 function queued(list: Run[]): Array<Run | Run[]> {
-  const groups = (these: Run[]) => {
+  const groups = (these: Run[], size: number) => {
     const grouped = GROUPED ? these.filter(groupable) : [];
     const out: Run[][] = [];
-    for (let i = 0; i < grouped.length; i += GROUP_SIZE) out.push(grouped.slice(i, i + GROUP_SIZE));
+    for (let i = 0; i < grouped.length; i += size) out.push(grouped.slice(i, i + size));
     return { grouped: out, alone: these.filter((r) => !grouped.includes(r)) };
   };
-  const long = groups(list.filter((r) => r.long));
-  const short = groups(list.filter((r) => !r.long));
+  const long = groups(list.filter((r) => r.long), Math.ceil(GROUP_SIZE / 2));
+  const short = groups(list.filter((r) => !r.long), GROUP_SIZE);
   const environment = short.alone.filter((r) => r.environment);
   return [...long.alone, ...long.grouped, ...environment, ...short.grouped, ...short.alone.filter((r) => !r.environment)];
 }

@@ -62,6 +62,12 @@ export interface Fault {
    */
   readonly slow?: string;
   /**
+   * Why the fault shows only at some phases of its reference's clock (fixed windows aligned to the server's start): the
+   * self-test makes its run alone, its reference started just before its tests, never in a group (scripts/conformance-group.ts),
+   * whose references start before any of the group's tests.
+   */
+  readonly phase?: string;
+  /**
    * Open points the fault cannot show under in their other readings (point -> why): the self-test runs each fault whose
    * requirements meet an open point in the other readings too, with these points kept at their default.
    */

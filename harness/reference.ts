@@ -62,11 +62,11 @@ export interface Fault {
    */
   readonly slow?: string;
   /**
-   * Why the fault shows only at some phases of its reference's clock (fixed windows aligned to the server's start): the
-   * self-test makes its run alone, its reference started just before its tests, never in a group (scripts/conformance-group.ts),
-   * whose references start before any of the group's tests.
+   * Why the self-test makes the fault's run alone, never in a group (scripts/conformance-group.ts): what it shows
+   * depends on its reference's clock or on its checks' timing, which a group changes (its references start before any
+   * of its tests; its workers are warm and shared), so that its verdicts there move from run to run.
    */
-  readonly phase?: string;
+  readonly alone?: string;
   /**
    * Open points the fault cannot show under in their other readings (point -> why): the self-test runs each fault whose
    * requirements meet an open point in the other readings too, with these points kept at their default.

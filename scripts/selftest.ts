@@ -401,7 +401,7 @@ if (values.list) {
  */
 function groupable(run: Run): boolean {
   const workers = run.args.indexOf('--workers');
-  if (run.faults.some((f) => f.fault.phase)) return false;
+  if (run.faults.some((f) => f.fault.alone)) return false;
   return !run.prepare && !run.aloneTwinOf && workers >= 0 && run.args[workers + 1] === '1' && !run.args.includes('--shard') && !run.args.includes('--checks');
 }
 

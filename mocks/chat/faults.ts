@@ -18,7 +18,7 @@ export const faults = [
     collateral: ['E-LIMIT-429', 'E-PER-INSTANCE', 'E-429-RETRY-AFTER-HEADER', 'E-429-RETRYAFTER-BODY'],
     // Grouped, its reference started up to minutes before its checks, and E-WINDOW-SLIDING was missed in one of four
     // grouped self-tests (the check is to be made phase-proof: a deployment's windows may have any phase).
-    phase: 'its windows are aligned to the server start, and the sliding-window check meets a boundary only at some phases',
+    alone: 'its windows are aligned to the server start, and the sliding-window check meets a boundary only at some phases',
   },
   {
     name: 'off-by-one',
@@ -171,6 +171,9 @@ export const faults = [
       'E-NS-REPLY-TIME':
         'where replies wait for a model a client sends its allowance at once, and the 503 of its last request comes in the same batch: no request is seen allowed with the last of an allowance beside it, so E-LIMIT-ALLOWED is left undecided there too',
     },
+    // In other readings the same happens with the timing of a grouped run's warm workers: E-LIMIT-ALLOWED was left
+    // undecided in two of four grouped self-tests.
+    alone: 'whether a request is seen allowed with the last of an allowance before the 503 depends on the timing of the batch',
   },
   {
     name: 'window-doubled',

@@ -1,19 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { ENV, runSeed, runShard } from './harness/options.ts';
+import { runShard } from './harness/options.ts';
 import { reportersFor } from './harness/reporter/reporters.ts';
 import { reportsDir } from './harness/paths.ts';
 import { loadProfile } from './harness/profile/load.ts';
-import { drawReferenceCredentials, interfacesInScope } from './harness/targets.ts';
+import { interfacesInScope, settleRun } from './harness/targets.ts';
 
 // The runner evaluates this file first and its workers inherit its environment: the seed and the reference's
 // credentials are settled here once, so that every worker sees the same.
 const profile = loadProfile();
 const scope = interfacesInScope(profile);
-runSeed();
-drawReferenceCredentials(profile, scope);
-process.env[ENV.runId] ??= randomUUID();
+settleRun(profile, scope);
 const shard = runShard();
 const reports = reportsDir();
 

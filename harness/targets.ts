@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Reference, RunningServer } from './reference.ts';
-import { ENV, selectedFaults } from './options.ts';
+import { ENV, runSeed, selectedFaults } from './options.ts';
 import { definitionOf, isInterfaceName, unknownInterface, type InterfaceName } from '../interfaces/registry.ts';
 import type { InterfaceProfile, Profile } from './profile/types.ts';
 import { Secrets } from './secrets.ts';
@@ -55,6 +55,17 @@ export function missingCredentials(profile: Profile, scope: InterfaceName[]): st
     }
   }
   return missing;
+}
+
+/**
+ * What every process of a run must share, settled once in the environment before its Playwright runner starts its
+ * workers: the seed, the references' drawn credentials and the run id (playwright.config.ts; a grouped run's command,
+ * scripts/conformance-group.ts, for each of its runs).
+ */
+export function settleRun(profile: Profile, scope: InterfaceName[]): void {
+  runSeed();
+  drawReferenceCredentials(profile, scope);
+  process.env[ENV.runId] ??= randomUUID();
 }
 
 /** The reference's credentials are this run's own: any variable the profile names and the caller left unset is drawn at random. */

@@ -8,13 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { setEnv } from '../harness/group/env.ts';
+import { setEnv, withEnv } from '../harness/group/env.ts';
 import { GROUP_ENV, groupGrep, writeManifest, writeStandIns, type GroupConfiguration } from '../harness/group/manifest.ts';
-import { ENV, runSeed } from '../harness/options.ts';
 import { ROOT } from '../harness/paths.ts';
 import { GROUP_CONFIG, runPlaywright } from '../harness/playwright-run.ts';
 import { loadProfile } from '../harness/profile/load.ts';
-import { drawReferenceCredentials } from '../harness/targets.ts';
+import { settleRun } from '../harness/targets.ts';
 import { cannotRunCode, prepare, type PreparedRun } from './conformance-run.ts';
 
 export interface GroupedRun {
@@ -96,16 +95,10 @@ async function prepareGrouped(args: string[]): Promise<PreparedRun | number> {
     console.error('conformance: cannot run: a sharded, replayed or --checks run cannot share a group');
     return 2;
   }
-  const env = ready.env;
-  const before = { ...process.env };
-  setEnv(env);
-  try {
-    runSeed();
-    drawReferenceCredentials(loadProfile(), ready.scope);
-    process.env[ENV.runId] ??= randomUUID();
-    ready.env = { ...process.env };
-  } finally {
-    setEnv(before);
-  }
+  const { scope } = ready;
+  ready.env = withEnv(ready.env, () => {
+    settleRun(loadProfile(), scope);
+    return { ...process.env };
+  });
   return ready;
 }

@@ -22,7 +22,7 @@ export default class GroupReporter implements Reporter {
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.begun = { config, suite };
-    for (const c of readManifest()?.configurations ?? []) this.of(c.index);
+    for (const c of readManifest()?.configurations ?? []) this.make(c);
   }
 
   onTestBegin(test: TestCase, result: TestResult): void {
@@ -61,19 +61,14 @@ export default class GroupReporter implements Reporter {
     return { ...this.base, ...c.env };
   }
 
-  private of(index: number): { configuration: GroupConfiguration; reporters: Reporter[] } | undefined {
-    let entry = this.byIndex.get(index);
-    if (entry) return entry;
-    const configuration = readManifest()?.configurations.find((c) => c.index === index);
-    if (!configuration) return undefined;
+  /** A configuration's own reporters, made in its environment (onBegin makes every configuration's). */
+  private make(configuration: GroupConfiguration): void {
     const reporters = withEnv(this.envOf(configuration), () => {
       const made: Reporter[] = [new ConsoleReporter({ quiet: Boolean(process.env.HARNESS_QUIET) }), new ConformanceReporter(), new BehaviourReporter()];
       if (this.begun) for (const r of made) r.onBegin?.(this.begun.config, this.begun.suite);
       return made;
     });
-    entry = { configuration, reporters };
-    this.byIndex.set(index, entry);
-    return entry;
+    this.byIndex.set(configuration.index, { configuration, reporters });
   }
 
   private forTest(test: TestCase, call: (r: Reporter) => void): void {
@@ -82,7 +77,7 @@ export default class GroupReporter implements Reporter {
   }
 
   private call(index: number, call: (r: Reporter) => void): void {
-    const entry = this.of(index);
+    const entry = this.byIndex.get(index);
     if (!entry) return;
     withEnv(this.envOf(entry.configuration), () => {
       for (const r of entry.reporters) call(r);

@@ -62,7 +62,7 @@ export class Recorder {
     // A condition not seen after the test ran into trouble may have been hidden by it.
     if (status === 'not-tested' && this.trouble) {
       status = 'inconclusive';
-      message = `${message ?? 'not seen'}; this test could not decide another check (${this.trouble.split('\n')[0]})`;
+      message = `${message ?? 'not seen'}; this test could not decide another check (${troubleHeadline(this.trouble)})`;
     }
     this.verdicts.push(message === undefined ? { id, status } : { id, status, message });
   }
@@ -99,3 +99,11 @@ export function publish(recorder: Recorder, secrets: Secrets, testInfo: TestInfo
   if (recorder.plannedWaitMs > 0) testInfo.annotations.push({ type: ANNOTATION.plannedWait, description: String(Math.round(recorder.plannedWaitMs)) });
 }
 
+/**
+ * The trouble's first line, for a one-line mention: where that line only announces a list ("… left 3 undecided:"),
+ * the list's first entry too, so the mention says what the trouble was (an outage, a throttle), not only how many.
+ */
+export function troubleHeadline(trouble: string): string {
+  const [first, second] = trouble.split('\n');
+  return first.endsWith(':') && second ? `${first} ${second}` : first;
+}

@@ -79,6 +79,8 @@ export interface TroubledServer extends RunningServer {
   requests(): number;
   /** The operations those requests were for (spec keys). */
   operations(): string[];
+  /** When the first troubled request came (epoch ms), if one has: a bound "within N s of the trouble" counts from here. */
+  troubledSince(): number | undefined;
 }
 
 /**
@@ -90,6 +92,7 @@ export async function troubleProxy(inner: RunningServer, trouble: Trouble, opera
   if (trouble.operation && !operationOf(...splitKey(trouble.operation))) throw new Error(`trouble on ${trouble.operation}: no operation of the spec is served there`);
   const to = new URL(inner.url);
   let seen = 0;
+  let since: number | undefined;
   const ops = new Set<string>();
   const drips = new Set<NodeJS.Timeout>();
   const troubled = (req: http.IncomingMessage) => {
@@ -102,7 +105,9 @@ export async function troubleProxy(inner: RunningServer, trouble: Trouble, opera
     // A target whose probe alone still answers answers the probe's other questions too: a path no operation serves
     // (whether a catch-all answers here) is the router's, in front of what fails.
     if (!op && trouble.spare) return false;
-    return !trouble.operation || op === trouble.operation;
+    const hit = !trouble.operation || op === trouble.operation;
+    if (hit) since ??= Date.now();
+    return hit;
   };
   const server = http.createServer();
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -151,6 +156,7 @@ export async function troubleProxy(inner: RunningServer, trouble: Trouble, opera
     url: outer.url,
     requests: () => seen,
     operations: () => [...ops],
+    troubledSince: () => since,
     close: async () => {
       for (const t of drips) clearTimeout(t);
       await outer.close();

@@ -39,3 +39,12 @@ test("a documented 429 is held to the spec; one the suite took for its environme
   assert.notEqual(v['E-GEN-HEADERS'], 'failed');
   assert.notEqual(v['E-GEN-SCHEMA'], 'passed');
 });
+
+test("a condition not seen after trouble names the trouble itself, not only how many it left undecided", () => {
+  const recorder = new Recorder(loadSpec('chat'), ['@E-GEN-SCHEMA', '@E-GEN-HEADERS'], new Secrets());
+  recorder.record('E-GEN-SCHEMA', 'inconclusive', "the environment's trouble left 3 undecided:\nthe target stopped answering: 3 timeouts in a row\nanother");
+  recorder.record('E-GEN-HEADERS', 'not-tested', 'no header seen');
+  const [, headers] = recorder.verdicts;
+  assert.equal(headers.status, 'inconclusive');
+  assert.match(headers.message ?? '', /left 3 undecided: the target stopped answering: 3 timeouts in a row\)$/);
+});

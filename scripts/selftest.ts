@@ -766,4 +766,10 @@ if (values.costs) {
 }
 console.log(`\nself-test: ${selected.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s${cpuTotal === undefined ? '' : `, ${cpuTotal.toFixed(0)} CPU-s`}`);
 console.log(`${passed} passed, ${failed} failed`);
+// CI keeps only the tail of what a run printed: the failures are named again last, each with its first line.
+const failures = [
+  ...results.filter((r) => r.problem).map((r) => `${r.run.name}: ${String(r.problem).split('\n')[0]}`),
+  ...extra.filter((c) => c.problem).map((c) => String(c.problem).split('\n')[0]),
+];
+for (const f of failures) console.log(`  failed: ${f}`);
 process.exit(failed ? 1 : 0);

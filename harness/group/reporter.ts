@@ -29,12 +29,14 @@ export default class GroupReporter implements Reporter {
     this.forTest(test, (r) => r.onTestBegin?.(test, result));
   }
 
+  // Steps come by the hundred per test and only the console's progress line reads them, which needs no environment:
+  // they go to the test's configuration without switching to it.
   onStepBegin(test: TestCase, result: TestResult, step: TestStep): void {
-    this.forTest(test, (r) => r.onStepBegin?.(test, result, step));
+    this.forTest(test, (r) => r.onStepBegin?.(test, result, step), false);
   }
 
   onStepEnd(test: TestCase, result: TestResult, step: TestStep): void {
-    this.forTest(test, (r) => r.onStepEnd?.(test, result, step));
+    this.forTest(test, (r) => r.onStepEnd?.(test, result, step), false);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -57,8 +59,13 @@ export default class GroupReporter implements Reporter {
     }
   }
 
+  private readonly envs = new WeakMap<GroupConfiguration, NodeJS.ProcessEnv>();
+
+  /** A configuration's environment, made once per manifest entry (it is switched to at every test event). */
   private envOf(c: GroupConfiguration): NodeJS.ProcessEnv {
-    return { ...this.base, ...c.env };
+    let env = this.envs.get(c);
+    if (!env) this.envs.set(c, (env = { ...this.base, ...c.env }));
+    return env;
   }
 
   /** A configuration's own reporters, made in its environment (onBegin makes every configuration's). */
@@ -71,16 +78,18 @@ export default class GroupReporter implements Reporter {
     this.byIndex.set(configuration.index, { configuration, reporters });
   }
 
-  private forTest(test: TestCase, call: (r: Reporter) => void): void {
+  private forTest(test: TestCase, call: (r: Reporter) => void, inItsEnv = true): void {
     const index = configurationOfTest(test.titlePath());
-    if (index !== undefined) this.call(index, call);
+    if (index !== undefined) this.call(index, call, inItsEnv);
   }
 
-  private call(index: number, call: (r: Reporter) => void): void {
+  private call(index: number, call: (r: Reporter) => void, inItsEnv = true): void {
     const entry = this.byIndex.get(index);
     if (!entry) return;
-    withEnv(this.envOf(entry.configuration), () => {
+    const all = () => {
       for (const r of entry.reporters) call(r);
-    });
+    };
+    if (inItsEnv) withEnv(this.envOf(entry.configuration), all);
+    else all();
   }
 }

@@ -22,6 +22,11 @@ export interface Reference {
   readings: readonly OpenPointReadings[];
   /** Secrets of the deployment the reference plants in its state: never to be found in any file a run writes. */
   planted?: readonly string[];
+  /**
+   * Where the reference hands out its own credentials (no profile names them): one set made on the running server, for
+   * a person who starts it to try a client against (npm run reference), and how to make more.
+   */
+  issueCredentials?(server: RunningServer): Promise<{ credentials: Record<string, string>; more: string }>;
 }
 
 export interface RunningServer {

@@ -9,7 +9,7 @@ import { CATALOGUES, INTERFACES, descriptorOf, isInterfaceName, unknownInterface
 import { profileTemplate } from '../harness/profile/template.ts';
 import { applyReadings, parseReadings } from '../harness/readings.ts';
 import { loadSpec } from '../harness/spec/load.ts';
-import { drawReferenceCredentials } from '../harness/targets.ts';
+import { credentialVariables, drawReferenceCredentials } from '../harness/targets.ts';
 import { describeTrouble, parseTrouble, type Trouble } from '../mocks/environment.ts';
 
 const HELP = `npm run reference -- <interface> [options]
@@ -96,8 +96,10 @@ try {
 const entry = profile.interfaces[name];
 if (!entry) fail(`the profile ${profile.name} has no ${name} entry`);
 drawReferenceCredentials(profile, [name]);
+// A role's key, secret and passphrase (unified-exchange) are flattened by the interface's definition, as a run does.
+const variables = credentialVariables(name, entry.credentials);
 const secrets: Record<string, string> = {};
-for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) secrets[cred] = process.env[envVar as string]!;
+for (const [cred, envVar] of Object.entries(variables)) secrets[cred] = process.env[envVar] ?? '';
 const server = await deployment.reference.start({
   settings: entry.settings,
   reference: { ...(entry.reference ?? {}), ...(trouble ? { trouble } : {}) },
@@ -107,9 +109,18 @@ const server = await deployment.reference.start({
   port: values.port ? Number(values.port) : 0,
 });
 console.log(`${name} reference listening on ${server.url}${values.fault ? ` with seeded fault ${values.fault}` : ''}${trouble ? `, behind ${describeTrouble(trouble)}` : ''}`);
-for (const [cred, envVar] of Object.entries(entry.credentials ?? {})) {
+for (const [cred, envVar] of Object.entries(variables)) {
   // Shown once, on the terminal of the person who started it: it is this server's own, made up for this run.
   console.log(`credential ${cred} (${envVar}): ${secrets[cred]}`);
+}
+if (deployment.reference.issueCredentials) {
+  try {
+    const issued = await deployment.reference.issueCredentials(server);
+    for (const [what, value] of Object.entries(issued.credentials)) console.log(`credential ${what}: ${value}`);
+    console.log(`more: ${issued.more}`);
+  } catch (e) {
+    console.log(`no credential made: ${(e as Error).message}`);
+  }
 }
 console.log(`\nTo judge it, a profile's entry (see ${path.relative(process.cwd(), profile.file)}) states:\n  ${name}:\n    baseUrl: ${server.url}\n${indent(JSON.stringify({ credentials: entry.credentials, settings: entry.settings }, null, 2))}`);
 console.log(`\nThe settings each field stands for (npm run profile -- new --interfaces ${name}):\n${profileTemplate([name])}`);

@@ -2,6 +2,7 @@
 // submission with its time in force, the order lookup, cancellation and custody. Written from the document alone
 // (where it says "not shown", the public exchange it follows); it never imports the suite's model, only the type of
 // its profile settings.
+import { KEY_CREATION_PATH } from './reference.ts';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import Router from 'find-my-way';
@@ -26,7 +27,7 @@ export type { ExchangeSessionSettings, RunningServer };
  * Key creation is in the document ("a client creates an API key") but its path is not shown; the reference serves it
  * here, outside the interface's own paths, so the harness can make keys of its own on the reference.
  */
-export const KEY_CREATION_PATH = '/__reference/api-keys';
+export { KEY_CREATION_PATH };
 
 export interface ExchangeReferenceOptions {
   /** The IP whitelist of every key created without one of its own (addresses or CIDR ranges). */

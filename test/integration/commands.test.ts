@@ -2,12 +2,15 @@
  * Acceptance tests of the commands themselves: their help, what they say to a name or token they do not know, a run
  * that tests nothing, and `npm run replay` answering "is it fixed?" without touching the report it replays from.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ROOT } from '../../harness/paths.ts';
+import { ROOT, scriptArgs } from '../../harness/paths.ts';
+import { DEFAULT_PROFILE, loadProfile } from '../../harness/profile/load.ts';
+import { INTERFACES, descriptorOf } from '../../scripts/interfaces.ts';
 import { conformance, freshDir, readSummary, requirement, script } from './helpers.ts';
 
 /** The file whose parseArgs reads a command's options, where it is not the command's own script. */
@@ -139,5 +142,44 @@ describe('npm run replay answers "is it fixed?"', () => {
     }
     assert.equal(requirement(readSummary(original), 'C-PLAYERS-COUNT-TOTAL').status, 'failed');
     assert.deepEqual(snapshot(original), before, 'the report the cassette comes from is untouched');
+  });
+});
+
+describe("the README's `npm run reference -- <interface>`, for each of the six", () => {
+  /** Starts the command, waits for what it prints before serving, asks its URL once, and stops it. */
+  async function serve(name: string): Promise<{ out: string; answered: number; code: number | null }> {
+    const child = spawn(process.execPath, scriptArgs('reference', [name]), { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // It serves once it has printed the template of the settings, the last thing it prints.
+    const ready = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (/The settings each field stands for[\s\S]*interfaces:/.test(out)) resolve();
+      }),
+    );
+    const gone = exited.then((code) => assert.fail(`${name}: exit ${code} before serving\n${out}`));
+    await Promise.race([ready, gone]);
+    const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+    assert.ok(url, out);
+    const answered = (await fetch(url)).status;
+    child.kill('SIGTERM');
+    return { out, answered, code: await exited };
+  }
+
+  test('each starts, prints its URL and the credentials it needs, serves, and stops on Ctrl-C', { timeout: 60_000 }, async () => {
+    const profile = loadProfile(DEFAULT_PROFILE);
+    await Promise.all(
+      INTERFACES.map(async (name) => {
+        const { out, answered, code } = await serve(name);
+        assert.ok(answered > 0, `${name}: its URL answers`);
+        assert.equal(code, 0, `${name}: Ctrl-C (SIGTERM) stops it cleanly\n${out}`);
+        assert.doesNotMatch(out, /\n\s+at /, `${name}: no stack trace\n${out}`);
+        // What a client needs to be let in: the credentials the profile names, or those the reference makes itself.
+        const needs = Boolean(profile.interfaces[name]?.credentials) || Boolean(descriptorOf(name).reference.issueCredentials);
+        if (needs) assert.match(out, /^credential \S+.*: \S{8,}$/m, `${name}: prints its credentials\n${out}`);
+      }),
+    );
   });
 });

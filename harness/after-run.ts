@@ -201,5 +201,17 @@ export function finalLine(s: RunSummary, runDir: string): string {
   ];
   const flagged = n((r) => r.status === 'flagged');
   if (flagged) parts.push(`${flagged} advisories flagged`);
-  return `conformance: ${s.profile.name}, seed ${s.seed}: ${parts.join(', ')}. Exit ${s.exitCode}: ${s.exitReason}. Report: ${path.relative(process.cwd(), path.join(runDir, 'conformance', 'index.html'))}`;
+  return `conformance: ${s.profile.name}, seed ${s.seed}: ${parts.join(', ')}. Exit ${s.exitCode}: ${s.exitReason}.${judgedShare(s)} Report: ${path.relative(process.cwd(), path.join(runDir, 'conformance', 'index.html'))}`;
+}
+
+/**
+ * How much of each interface the run judged, where it judged less than all that applies: an exit 0 says every judged
+ * requirement passed, never that every requirement was judged, and a reader of the last line alone must not take a
+ * green run of half an interface for a whole one. Empty where every interface was judged whole.
+ */
+export function judgedShare(s: RunSummary): string {
+  const partial = s.interfaces.filter((i) => i.exercised.judged < i.exercised.applicable);
+  if (!partial.length) return '';
+  const shown = partial.map((i) => `${i.name} ${i.exercised.judged} of ${i.exercised.applicable} applicable (${Math.floor(i.exercised.share * 100)}%)`);
+  return ` Judged less than whole: ${shown.join(', ')}; the rest not tested or inconclusive (the report says why).`;
 }

@@ -210,6 +210,8 @@ export function finalLine(s: RunSummary, runDir: string): string {
  * green run of half an interface for a whole one. Empty where every interface was judged whole.
  */
 export function judgedShare(s: RunSummary): string {
+  // A --grep run says how much it judged in its exit reason already (partial: … judged N of the M).
+  if (s.grep) return '';
   const partial = s.interfaces.filter((i) => i.exercised.judged < i.exercised.applicable);
   if (!partial.length) return '';
   const shown = partial.map((i) => `${i.name} ${i.exercised.judged} of ${i.exercised.applicable} applicable (${Math.floor(i.exercised.share * 100)}%)`);

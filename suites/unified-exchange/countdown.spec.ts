@@ -7,7 +7,7 @@
  * timer is armed, refreshed before its first deadline (still open after it: U-COUNTDOWN-REFRESH), open just before the
  * refreshed deadline and cancelled just after (U-COUNTDOWN-EXPIRY); meanwhile the second account arms its own and
  * disarms it with "0" (its order still open past the deadline: U-COUNTDOWN-DISARM). The shortest countdown the profile
- * allows keeps the wait near (countdown + about a second).
+ * allows that leaves room to refresh and judge keeps the wait near (countdown + about a second).
  */
 import type { RequirementId } from '../../generated/unified-exchange.ts';
 import { accepted, answerKind, mustAccept, mustBeRefused, needAccepted } from '../../harness/answers.ts';
@@ -39,8 +39,17 @@ test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers ca
   const rangeStated = orders.stated('countdown.range');
   const grace = orders.stated('countdown.graceMs') ? ownGrace : Math.max(ownGrace, GRACE_OF_EVERY_READING_MS);
   const tolerance = toleranceMs(orders.live);
-  // The shortest the profile states; unstated, the default's minimum first, then one every reading takes.
-  const candidates = rangeStated ? [range.min] : [...new Set([range.min, Math.max(range.min, ACCEPTED_BY_EVERY_READING)])];
+  const settleMs = orders.settings.orderSettleMs;
+  // Refreshed once the first deadline is near enough that a timer that ignored the refresh fires before it is
+  // looked at, and early enough that it is judged well before the refreshed one.
+  const refreshAfterMs = grace + settleMs + 2 * tolerance + 300;
+  // The shortest countdown that leaves that room: any value of the range from there up will do, and the shortest
+  // keeps the wait short. A live target's range of 5 to 60 s has no room at 5 s (a second's tolerance each way) and
+  // has it at 6.
+  const roomy = Math.ceil((refreshAfterMs + 2 * tolerance) / 1000);
+  // Within the range the profile states; unstated, within the default's, then one every reading takes.
+  const shortest = Math.max(range.min, roomy);
+  const candidates = rangeStated ? [shortest] : [...new Set([shortest, Math.max(shortest, ACCEPTED_BY_EVERY_READING)])];
   fitTimeout(testInfo, { requests: 40, waitMs: LEASE_WAIT_MS + (candidates.at(-1)! * 2 + 2) * 1000 + grace }, profile, orders.live);
   // COUNTDOWN-REQUIRED and -RANGE need no order, but they arm and disarm the account's timer: writes all the same.
   const left = await prepare(RULES, { profile, writes, identity, notApplicable, recorder }, 'the countdown');
@@ -77,7 +86,6 @@ test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers ca
   const timed = TIMED.filter((id) => left.includes(id));
   if (timed.length === 0) return;
   const peer = orders.roles.includes('peer');
-  const settleMs = orders.settings.orderSettleMs;
   note(`countdown: orders must go within ${grace} ms of the deadline (settings.countdown.graceMs${orders.stated('countdown.graceMs') ? '' : ' unstated: the slowest reading'}), plus ${settleMs} ms for the lookup to show it (settings.orderSettleMs), plus the harness's tolerance of ${tolerance} ms each way`);
   type Watched = { ref: OrderRef & { orderId: string }; model: CountdownModel };
   // 'undecided': the lookup that was to judge it decided nothing (a throttle, a server error, no answer).
@@ -101,6 +109,7 @@ test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers ca
       if (answerKind(r) === 'accepted') for (const w of watched) if (w.ref.credential === credential) w.model.set(seconds, r.sentAt, r.receivedAt);
       return r;
     };
+    if (rangeStated && shortest > range.max) throw new Inconclusive(`no countdown of the stated range ${range.min} to ${range.max} s leaves room to refresh it ${refreshAfterMs} ms after arming it and judge the first deadline (${roomy} s at least)`);
     let seconds: number | undefined;
     for (const s of candidates) {
       const r = await arm('trade', s, 'arm');
@@ -108,7 +117,7 @@ test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers ca
         seconds = s;
         break;
       }
-      if (rangeStated) throw new RequirementViolation(TIMED, `countdown "${s}" (the range's minimum, settings.countdown.range.min) was refused (${r.status}) ${r.text.slice(0, 160)}`, 'accepted: it arms the timer', [r.exchange]);
+      if (rangeStated) throw new RequirementViolation(TIMED, `countdown "${s}", inside the stated range ${range.min} to ${range.max} (settings.countdown.range), was refused (${r.status}) ${r.text.slice(0, 160)}`, 'accepted: it arms the timer', [r.exchange]);
       reading('U-NS-COUNTDOWN-RANGE', undefined, `countdown "${s}" was refused`);
     }
     if (seconds === undefined) throw new Inconclusive(`no countdown of ${candidates.join(' or ')} seconds was accepted, and the profile does not state the range`);
@@ -118,9 +127,6 @@ test('countdown-cancel-all, timed model: armed, refreshed and disarmed timers ca
       needAccepted(await arm('peer', 0, 'and disarms it'), `the second account's countdown "0"`);
       armedAt = performance.now();
     }
-    // Refreshed once the first deadline is near enough that a timer that ignored the refresh fires before it is
-    // looked at, and early enough that it is judged well before the refreshed one.
-    const refreshAfterMs = grace + settleMs + 2 * tolerance + 300;
     if (refreshAfterMs > seconds * 1000 - 2 * tolerance) throw new Inconclusive(`a countdown of ${seconds} s leaves no room to refresh it ${refreshAfterMs} ms after arming it and judge the first deadline`);
     plannedWait(refreshAfterMs + seconds * 1000 + grace + settleMs + 2 * tolerance);
     await sleepUntil(armedAt + refreshAfterMs, 'before refreshing the countdown');

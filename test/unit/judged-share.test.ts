@@ -16,3 +16,7 @@ test('an interface judged in part is named with its share, even on exit 0', () =
   assert.match(line, /unified-exchange 141 of 256 applicable \(55%\)/);
   assert.doesNotMatch(line, /chat/);
 });
+
+test('a --grep run is left to its exit reason, which says how much it judged', () => {
+  assert.equal(judgedShare({ ...summaryOf(['unified-exchange', 4, 217]), grep: 'countdown' }), '');
+});

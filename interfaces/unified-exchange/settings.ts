@@ -181,6 +181,12 @@ export const unifiedExchangeEntry = builtOnce(() => {
         default: false,
         description: "True: the accounts of the profile's keys are used by the harness alone while it runs (nothing else moves their funds), so a balance off the mark fails the conservation of funds; false (the default on a live target): others may move them, and it is inconclusive.",
       }),
+      tradeKeyCopyTrading: Type.Optional(
+        Type.Boolean({
+          description:
+            'Whether the trade key also has futures copy-trading permission. false: the copy-trading operations are held to refusing it, beside the read key (U-AUTH-COPY, U-GEN-ROLE); true or unstated: only the read key is, since a deployment may well give its trading key that permission.',
+        }),
+      ),
       holdMode: Type.Union([Type.Literal('one-way'), Type.Literal('hedge')], { default: 'one-way', description: "The account's hold mode; no documented operation switches it (U-NS-HOLD-MODE)." }),
       leverage: Type.Object(
         { symbolLevel: Type.Array(Type.String(), { default: ['USDT-FUTURES', 'USDC-FUTURES'], description: 'categories whose leverage needs symbol' }) },
@@ -283,6 +289,8 @@ export const unifiedExchangeEntry = builtOnce(() => {
         fundWriteTripwire: Type.Optional(Type.Boolean()),
         /** The reference answers 500 to a fund write it accepts whose amount is not the profile's (settings.amounts): a run passes only if every one sends them. */
         amountTripwire: Type.Optional(Type.Boolean()),
+        /** The reference's trade key has futures copy-trading permission too, as a deployment may give it. */
+        tradeKeyCopyTrading: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),

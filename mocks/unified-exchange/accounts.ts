@@ -39,15 +39,19 @@ const READ_ONLY: Permissions = { read: true, trade: false, copy: false };
 const TRADING: Permissions = { read: true, trade: true, copy: false };
 const COPYING: Permissions = { read: true, trade: true, copy: true };
 
-export function keyring(secrets: Record<string, string>, holdMode: 'one-way' | 'hedge' | undefined): Keyring {
+/**
+ * `tradeKeyCopies`: the trade key has copy-trading permission too, and its account A is a lead trader (a deployment may
+ * give its trading key that right, and copy trading may serve lead traders only: U-NS-LEAD-TRADER).
+ */
+export function keyring(secrets: Record<string, string>, holdMode: 'one-way' | 'hedge' | undefined, tradeKeyCopies = false): Keyring {
   const mode: Account['holdMode'] = holdMode === 'hedge' ? 'hedge_mode' : 'one_way_mode';
   const make = (uid: string, extra: Partial<Account> = {}): Account => ({ uid, broker: false, leadTrader: false, holdMode: mode, ...extra });
-  const a = make(UIDS.trade);
+  const a = make(UIDS.trade, tradeKeyCopies ? { leadTrader: true } : {});
   const accounts = [make(UIDS.peer), a, make(UIDS.copy, { leadTrader: true }), make(UIDS.broker, { broker: true }), make(UIDS.sub, { masterUid: UIDS.broker }), make(UIDS.otherBroker, { broker: true })];
   const byUid = new Map(accounts.map((x) => [x.uid, x]));
 
   const roles: Array<[role: string, account: Account, permissions: Permissions]> = [
-    ['trade', a, TRADING],
+    ['trade', a, tradeKeyCopies ? COPYING : TRADING],
     ['read', a, READ_ONLY],
     ['copy', byUid.get(UIDS.copy)!, COPYING],
     ['broker', byUid.get(UIDS.broker)!, TRADING],

@@ -43,6 +43,8 @@ export interface UnifiedExchangeReferenceOptions {
   fundWriteTripwire?: boolean;
   /** A transfer, withdrawal, loan, repayment or copy transfer accepted with an amount not the profile's is answered 500 (funds/amount-tripwire.ts). */
   amountTripwire?: boolean;
+  /** The trade key has futures copy-trading permission too, as a deployment may give it (accounts.ts). */
+  tradeKeyCopyTrading?: boolean;
 }
 
 export async function start(options: ReferenceOptions<UnifiedExchangeSettings, UnifiedExchangeReferenceOptions>): Promise<RunningServer> {
@@ -62,7 +64,7 @@ export async function start(options: ReferenceOptions<UnifiedExchangeSettings, U
   const c = choices(settings, reading);
   // The hold mode is the trading part's point (U-NS-HOLD-MODE); a reading asked for wins over the settings.
   const holdMode = maybe('U-NS-HOLD-MODE') === 'hedge' ? 'hedge' : settings.holdMode;
-  const keys = keyring(options.secrets ?? {}, holdMode);
+  const keys = keyring(options.secrets ?? {}, holdMode, options.reference?.tradeKeyCopyTrading === true);
   // A run needs its main key: the trading key, or a read-only key alone (the account then has no trading key).
   if (!keys.key(options.secrets?.trade_apiKey ?? '') && !keys.key(options.secrets?.read_apiKey ?? '')) {
     throw new Error('unified-exchange reference: no trade or read key (secrets trade_apiKey, trade_secret, trade_passphrase, or read_*); every run needs one');

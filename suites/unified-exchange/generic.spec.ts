@@ -15,6 +15,7 @@ import { Inconclusive } from '../../harness/verdicts.ts';
 import type { KeyRole } from '../../interfaces/unified-exchange/settings.ts';
 import { test } from './test.ts';
 import { hasRole } from './auth.ts';
+import { tradeKeyLacksCopyTrading } from './profile.ts';
 import { loan, pairTransfer, reverseTransfer } from './fund-requests.ts';
 import { repayInFull } from './fund-undo.ts';
 import { takeOpenOrders } from './open-orders.ts';
@@ -232,6 +233,8 @@ function unifiedSource(ctx: GenericContext): OperationSource {
     otherRole: (role) => {
       const key = ROLE_KEYS[role];
       if (!key) return { missing: `no key of the role ${role}` };
+      // The trade key carries "a key without copy-trading permission" only where the profile says it lacks it.
+      if (role === 'tradeKey' && !tradeKeyLacksCopyTrading(ctx.profile)) return { missing: 'the profile does not say its trade key lacks copy-trading permission (settings.tradeKeyCopyTrading: false)' };
       return hasRole(ctx.secrets, key) ? { credential: key } : { missing: `the profile names no ${key} key (credentials.${key}), which carries the role ${role}` };
     },
     beforeWrite: async (op: Operation, request: RequestSpec) => {

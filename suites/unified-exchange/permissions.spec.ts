@@ -14,7 +14,7 @@ import { reqTags } from './tags.ts';
 import { bodyOf, forged, hasRole, headerOf } from './auth.ts';
 import { withOpenOrders } from './open-orders.ts';
 import { sendPatiently, withBrokerRate } from './patient.ts';
-import { settingsOf, stated, rolesOf } from './profile.ts';
+import { settingsOf, stated, rolesOf, tradeKeyLacksCopyTrading } from './profile.ts';
 import { cancelRequest, farOrder, freshClientOid, lookupRequest, orderIdOf, placeRequest, readQuery, servedOp, withQuery } from './requests.ts';
 import { uxScope } from './scope.ts';
 import { guarded } from './guarded.ts';
@@ -201,7 +201,9 @@ test.describe('permissions', () => {
     const s = settingsOf(profile);
     if (!hasRole(secrets, 'copy')) return notApplicable('U-AUTH-COPY', 'the profile names no key with futures copy-trading permission (credentials.copy)');
     const reads = [servedOp(spec, 'getCopyTradingPairs').path, withQuery(servedOp(spec, 'getCopyMaxTransferable').path, { coin: s.markets.coins.quote })];
-    const others = (['trade', 'read'] as const).filter((role) => hasRole(secrets, role));
+    // The read key lacks every permission but reading; the trade key lacks copy trading only where the profile says so.
+    const others = (['trade', 'read'] as const).filter((role) => hasRole(secrets, role) && (role === 'read' || tradeKeyLacksCopyTrading(profile)));
+    if (others.length === 0) return notApplicable('U-AUTH-COPY', 'the profile names no key it says lacks copy-trading permission: a read key (credentials.read), or the trade key with settings.tradeKeyCopyTrading: false');
     await verify('U-AUTH-COPY', async () => {
       for (const path of reads) {
         const refused = [];

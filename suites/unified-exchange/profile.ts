@@ -18,6 +18,11 @@ export const stated = (profile: Pick<Profile, 'stated'>, setting: string): boole
  */
 export const flatEarnProducts = (profile: Pick<Profile, 'interfaces' | 'stated'>): boolean | undefined =>
   stated(profile, 'earn.products') ? settingsOf(profile).earn.products === 'flat' : undefined;
+/**
+ * Whether the profile states that its trade key lacks copy-trading permission (settings.tradeKeyCopyTrading: false):
+ * only then may a copy-trading operation be held to refusing it. Nothing else says the trade key lacks it.
+ */
+export const tradeKeyLacksCopyTrading = (profile: Pick<Profile, 'interfaces' | 'stated'>): boolean => stated(profile, 'tradeKeyCopyTrading') && settingsOf(profile).tradeKeyCopyTrading === false;
 /** The key roles the profile names. */
 export const rolesOf = (profile: Pick<Profile, 'interfaces'>): string[] => Object.keys(entryOf(profile)?.credentials ?? {});
 /**

@@ -85,6 +85,13 @@ export const faults = [
     undecided: ['C-LOG-NOT-JSON', 'C-GEN-SCHEMA', 'C-GEN-CONTENT-TYPE'],
   },
   {
+    name: 'log-null-level-500',
+    description: 'Uppercases the level without looking, so a log body whose level is null (present, not a string) crashes with 500.',
+    // As with any 5xx: C-GEN-NO-5XX's failure, never a verdict on the log rule the request was testing.
+    violates: ['C-GEN-NO-5XX'],
+    undecided: ['C-LOG-400-ONLY-ABSENT', 'C-GEN-SCHEMA', 'C-GEN-CONTENT-TYPE'],
+  },
+  {
     name: 'log-not-json-422',
     description: 'A framework default: a body that is not JSON is refused 422 Unprocessable Entity instead of the documented 400.',
     violates: ['C-LOG-NOT-JSON', 'C-GEN-REFUSAL-STATUS'],
@@ -105,7 +112,9 @@ export const faults = [
     name: 'log-unknown-level-refused',
     description: 'Refuses a level other than info, warn, error and debug with 400 instead of forwarding it.',
     violates: ['C-LOG-LEVEL-ANY'],
-    collateral: ['C-GEN-SCHEMA'],
+    // A level that is no string ("3" as its text) is refused too: a 400 for a body whose message is there. Whether a
+    // run meets one depends on the cases it draws.
+    collateral: ['C-GEN-SCHEMA', 'C-LOG-400-ONLY-ABSENT'],
   },
   {
     name: 'log-405-use-get',

@@ -216,6 +216,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
       return error(422, 'unprocessable_entity', 'Field level must be a string');
     }
 
+    if (fields.level === null && on('log-null-level-500')) throw new TypeError("Cannot read properties of null (reading 'toUpperCase')");
     const level = fields.level == null ? 'info' : String(fields.level);
     if (on('log-unknown-level-refused') && !COMMON_LEVELS.includes(level.toLowerCase())) {
       return error(400, 'bad_request', `Unknown level: ${level}`);

@@ -210,6 +210,10 @@ function seeReadings(c: ModelCase, reply: Reply, hit: Outcome, reading: SeeReadi
   if (ofBody && c.body === 'message-not-string' && !hit.open) {
     see(reading, 'C-NS-MESSAGE-TYPE', judged(reply) === 'accepted' ? 'logged-as-json' : answered(reply, 422) ? 'refused-422' : undefined, `a message that is not a string answered ${reply.status}`);
   }
+  // A null level is taken for no level by every reading: only a level of another type shows which one the bridge takes.
+  if (ofBody && c.body === 'level-not-string' && !hit.open && !/"level"\s*:\s*null/.test(reply.exchange.request.body ?? '')) {
+    see(reading, 'C-NS-LEVEL-TYPE', judged(reply) === 'accepted' ? 'forwarded-as-text' : answered(reply, 422) ? 'refused-422' : undefined, `a level that is not a string answered ${reply.status}`);
+  }
   if (hit.open && c.path === '/v2/players') reading('C-NS-EXTRA-INPUT', undefined, `GET /v2/players with the key alone answered ${reply.status}`);
   if (hit.ok || hit.anyBut || typeof body !== 'object' || body === null) return;
   const more = Object.keys(body).filter((k) => !DOCUMENTED_ERROR_MEMBERS.includes(k));

@@ -39,6 +39,7 @@ export const EXAMPLE_BODIES: Record<BodyKind, Body> = {
   'not-json': { kind: 'not-json', raw: '{"message": ', contentType: 'application/json' },
   'not-object': { kind: 'not-object', raw: 'null', contentType: 'application/json' },
   'message-not-string': { kind: 'message-not-string', json: { message: null, level: 'info' } },
+  'level-not-string': { kind: 'level-not-string', json: { message: `${HARNESS_PREFIX} table row at level null`, level: null } },
   absent: { kind: 'absent' },
 };
 
@@ -46,6 +47,8 @@ export const EXAMPLE_BODIES: Record<BodyKind, Body> = {
 export const NOT_JSON = ['{"message": ', `${HARNESS_PREFIX} plain text`, 'message=hello&level=info', "{'message': 'x'}", '{message:hello}', '{"message": "x", "level": "info"', '{"message": "x",}'];
 /** Present, but not a string: "A 400 is returned only when message is absent entirely". */
 export const NOT_STRING_MESSAGES: unknown[] = [null, 42, 0, true, { text: 'x' }, ['x'], false];
+/** A level present but not a string: null first, which clients send for "no level" and which broke real bridges. */
+export const NOT_STRING_LEVELS: unknown[] = [null, 3, { name: 'warn' }, true, ['info']];
 
 const message = fc.string({ maxLength: 30 }).map((s) => `${HARNESS_PREFIX} ${s}`);
 const commonLevel = fc.constantFrom(...COMMON_LEVELS);
@@ -64,6 +67,7 @@ const BODIES: Record<BodyKind, fc.Arbitrary<Body>> = {
   'not-json': variants('not-json', NOT_JSON, (raw) => ({ raw, contentType: 'application/json' })),
   'not-object': variants('not-object', ['null', '[]', '42', '"message"', 'true', '[{"message":"x"}]'], (raw) => ({ raw, contentType: 'application/json' })),
   'message-not-string': fc.record({ message: fc.constantFrom(...NOT_STRING_MESSAGES), level: fc.constantFrom(...COMMON_LEVELS) }).map((json) => ({ kind: 'message-not-string', json })),
+  'level-not-string': fc.record({ message, level: fc.constantFrom(...NOT_STRING_LEVELS) }).map((json) => ({ kind: 'level-not-string', json })),
   absent: fc.constant(EXAMPLE_BODIES.absent),
 };
 
@@ -138,6 +142,7 @@ export function tableRows(): RequestCase[] {
       for (const body of Object.values(EXAMPLE_BODIES)) if (body !== base.body) rows.push({ ...base, body });
       for (const raw of NOT_JSON.slice(1)) rows.push({ ...base, body: { kind: 'not-json', raw, contentType: 'application/json' } });
       for (const message of NOT_STRING_MESSAGES.slice(1, 5)) rows.push({ ...base, body: { kind: 'message-not-string', json: { message } } });
+      for (const level of NOT_STRING_LEVELS.slice(1)) rows.push({ ...base, body: { kind: 'level-not-string', json: { message: `${HARNESS_PREFIX} table row`, level } } });
     }
   }
   return rows;

@@ -37,7 +37,8 @@ export type BodyKind =
   | 'message-no-level'
   | 'message-any-level' // any other level, or a common one in other capitals
   | 'message-no-content-type' // a valid body without Content-Type (only "recommended")
-  | 'message-not-string'; // message present, but null, a number, an object, an array or a boolean
+  | 'message-not-string' // message present, but null, a number, an object, an array or a boolean
+  | 'level-not-string'; // a message, and a level present but null, a number, an object, an array or a boolean
 
 /**
  * What the target profile states of the open points an answer depends on (suites/game-bridge/stated.ts). A point it
@@ -122,6 +123,9 @@ const LOG_BODY: Record<Exclude<BodyKind, 'message-no-content-type'>, Outcome> = 
   // "A 400 is returned only when message is absent entirely": a present message of another type is never a 400; what
   // else the bridge does with it (log its text, refuse it with another 4xx) is not shown.
   'message-not-string': { status: 200, ok: true, requirement: 'C-LOG-400-ONLY-ABSENT', anyBut: [400] },
+  // The message is there, so no 400; a level of another type is logged as its text (null as no level) or refused with
+  // another 4xx (C-NS-LEVEL-TYPE). A bridge that uppercases it without looking crashes: never a 5xx.
+  'level-not-string': { status: 200, ok: true, requirement: 'C-LOG-400-ONLY-ABSENT', anyBut: [400] },
 };
 
 /**

@@ -1,9 +1,8 @@
 import type { Reference } from '../../harness/reference.ts';
 import { faults } from './faults.ts';
 import { readings } from './readings.ts';
+import { KEY_CREATION_PATH } from './key-path.ts';
 
-/** The path on which the reference makes API keys: here, so that a command listing faults or making a key loads no server. */
-export const KEY_CREATION_PATH = '/__reference/api-keys';
 
 /** The embedded exchange-session reference: its server (loaded when started), its seeded faults and the readings it implements. */
 export const reference: Reference = {

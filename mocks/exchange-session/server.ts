@@ -2,7 +2,7 @@
 // submission with its time in force, the order lookup, cancellation and custody. Written from the document alone
 // (where it says "not shown", the public exchange it follows); it never imports the suite's model, only the type of
 // its profile settings.
-import { KEY_CREATION_PATH } from './reference.ts';
+import { KEY_CREATION_PATH } from './key-path.ts';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import Router from 'find-my-way';

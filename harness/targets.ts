@@ -79,6 +79,11 @@ export function drawReferenceCredentials(profile: Profile, scope: InterfaceName[
   }
 }
 
+/** What a reference is started with: each secret of the entry's credentials (a role's parts flattened) from its variable, '' where unset. */
+export function referenceSecrets(name: InterfaceName, credentials: unknown): Record<string, string> {
+  return Object.fromEntries(Object.entries(credentialVariables(name, credentials)).map(([cred, envVar]) => [cred, process.env[envVar] ?? '']));
+}
+
 /** The secrets of one interface, read from the environment variables its profile names. */
 export function secretsFor(profile: Profile, name: InterfaceName): Secrets {
   const secrets = new Secrets();
@@ -106,8 +111,7 @@ export async function startReferences(profile: Profile, scope: InterfaceName[], 
         targets.push({ interfaceName: name, baseUrl: mountedUrl(name, entry.baseUrl, entry.settings), reference: false });
         continue;
       }
-      const secrets: Record<string, string> = {};
-      for (const [cred, envVar] of Object.entries(credentialVariables(name, entry.credentials))) secrets[cred] = process.env[envVar] ?? '';
+      const secrets = referenceSecrets(name, entry.credentials);
       const faultHere = faults.filter((f) => f.interfaceName === name).map((f) => f.fault).join('+') || undefined;
       const reference = referenceOf(name);
       if (!reference) throw new Error(`interface ${name} has no embedded reference (mocks/${name}/reference.ts): give its entry a baseUrl`);

@@ -9,7 +9,7 @@ import { CATALOGUES, INTERFACES, descriptorOf, isInterfaceName, unknownInterface
 import { profileTemplate } from '../harness/profile/template.ts';
 import { applyReadings, parseReadings } from '../harness/readings.ts';
 import { loadSpec } from '../harness/spec/load.ts';
-import { credentialVariables, drawReferenceCredentials } from '../harness/targets.ts';
+import { credentialVariables, drawReferenceCredentials, referenceSecrets } from '../harness/targets.ts';
 import { describeTrouble, parseTrouble, type Trouble } from '../mocks/environment.ts';
 
 const HELP = `npm run reference -- <interface> [options]
@@ -98,8 +98,7 @@ if (!entry) fail(`the profile ${profile.name} has no ${name} entry`);
 drawReferenceCredentials(profile, [name]);
 // A role's key, secret and passphrase (unified-exchange) are flattened by the interface's definition, as a run does.
 const variables = credentialVariables(name, entry.credentials);
-const secrets: Record<string, string> = {};
-for (const [cred, envVar] of Object.entries(variables)) secrets[cred] = process.env[envVar] ?? '';
+const secrets = referenceSecrets(name, entry.credentials);
 const server = await deployment.reference.start({
   settings: entry.settings,
   reference: { ...(entry.reference ?? {}), ...(trouble ? { trouble } : {}) },

@@ -23,7 +23,7 @@ import type { Fault } from '../harness/reference.ts';
 import { ROOT, TARGETS_DIR, interfaceOfTestFile, scriptArgs } from '../harness/paths.ts';
 import { CATALOGUES, REGISTRY, isInterfaceName, type InterfaceName } from './interfaces.ts';
 import { summaryProblems } from '../harness/reporter/summary-schema.ts';
-import type { RunSummary } from '../harness/reporter/summary.ts';
+import { firstLine, type RunSummary } from '../harness/reporter/summary.ts';
 import { loadSpec } from '../harness/spec/load.ts';
 import { checkName, consistency, judgeSharedFaultRun, judgeUnstated, judgeValid, neverFlagged, pairKey, readingsOutsideTheirRequirements, unproven, verdictDifferences, waysCompared, type Pair } from './selftest-judge.ts';
 import { firstOtherReadings, readingsLeavingLittle } from '../harness/readings.ts';
@@ -575,9 +575,7 @@ for (const queue of phases) {
           const made = Array.isArray(item) ? await executeGroup(item, slot!, ++groupsMade) : [await execute(item, slot)];
           for (const r of made) {
             results.push(r);
-            const took = `${(r.ms / 1000).toFixed(1)} s${r.group ? ` in group ${r.group}` : ''}${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`;
-            console.log(`${r.problem ? 'FAIL' : 'ok  '} ${r.run.name} (${took})${r.problem ? `\n     ${r.problem}` : ''}`);
-            if (r.problem && process.env.SELFTEST_VERBOSE) console.log(r.output);
+            printResult(r);
           }
         } finally {
           if (slot) idle.push(slot);
@@ -600,7 +598,7 @@ if (!values['no-retry'] && !values['both-ways']) {
     const slot = values.cpu ? undefined : (idle.pop() ?? new BatchSlot());
     try {
       const again = await execute(first.run, slot);
-      console.log(`${again.problem ? 'FAIL' : 'ok  '} ${first.run.name}, made again alone (${(again.ms / 1000).toFixed(1)} s)${again.problem ? `\n     ${again.problem}` : ''}`);
+      printResult(again, ', made again alone');
       if (!again.problem) flaky.push(`${first.run.name}: ${firstLine(first.problem)}`);
       results[i] = { ...again, ...(first.group ? { group: first.group } : {}) };
     } finally {
@@ -610,8 +608,11 @@ if (!values['no-retry'] && !values['both-ways']) {
 }
 for (const slot of idle) slot.retire();
 
-function firstLine(text: string): string {
-  return text.split('\n')[0];
+/** A made run's line: ok or FAIL, its name, what it took and, failed, why (its whole output with SELFTEST_VERBOSE). */
+function printResult(r: Result, how = ''): void {
+  const took = `${(r.ms / 1000).toFixed(1)} s${r.group ? ` in group ${r.group}` : ''}${r.cpu === undefined ? '' : `, ${r.cpu.toFixed(1)} CPU-s`}`;
+  console.log(`${r.problem ? 'FAIL' : 'ok  '} ${r.run.name}${how} (${took})${r.problem ? `\n     ${r.problem}` : ''}`);
+  if (r.problem && process.env.SELFTEST_VERBOSE) console.log(r.output);
 }
 
 /** A run's Playwright workers: its --workers, else the conformance command's default of 2. */

@@ -32,11 +32,11 @@ export default class GroupReporter implements Reporter {
   // Steps come by the hundred per test and only the console's progress line reads them, which needs no environment:
   // they go to the test's configuration without switching to it.
   onStepBegin(test: TestCase, result: TestResult, step: TestStep): void {
-    this.forTest(test, (r) => r.onStepBegin?.(test, result, step), false);
+    for (const r of this.entryOf(test)?.reporters ?? []) r.onStepBegin?.(test, result, step);
   }
 
   onStepEnd(test: TestCase, result: TestResult, step: TestStep): void {
-    this.forTest(test, (r) => r.onStepEnd?.(test, result, step), false);
+    for (const r of this.entryOf(test)?.reporters ?? []) r.onStepEnd?.(test, result, step);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -78,18 +78,21 @@ export default class GroupReporter implements Reporter {
     this.byIndex.set(configuration.index, { configuration, reporters });
   }
 
-  private forTest(test: TestCase, call: (r: Reporter) => void, inItsEnv = true): void {
+  private entryOf(test: TestCase): { configuration: GroupConfiguration; reporters: Reporter[] } | undefined {
     const index = configurationOfTest(test.titlePath());
-    if (index !== undefined) this.call(index, call, inItsEnv);
+    return index === undefined ? undefined : this.byIndex.get(index);
   }
 
-  private call(index: number, call: (r: Reporter) => void, inItsEnv = true): void {
+  private forTest(test: TestCase, call: (r: Reporter) => void): void {
+    const index = configurationOfTest(test.titlePath());
+    if (index !== undefined) this.call(index, call);
+  }
+
+  private call(index: number, call: (r: Reporter) => void): void {
     const entry = this.byIndex.get(index);
     if (!entry) return;
-    const all = () => {
+    withEnv(this.envOf(entry.configuration), () => {
       for (const r of entry.reporters) call(r);
-    };
-    if (inItsEnv) withEnv(this.envOf(entry.configuration), all);
-    else all();
+    });
   }
 }

@@ -105,7 +105,8 @@ function nothingJudged(all: Array<Pick<RequirementResult, 'id' | 'status' | 'mes
 /** The test name under which errors that stopped the run before any test (a suite that does not load, a failed global set-up) are listed among brokenTests. */
 export const RUN_START = 'the run › start';
 
-const firstLine = (text: string) => text.split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? '';
+/** A message's first line that says anything, trimmed and cut to 300 characters: for one-line mentions of it. */
+export const firstLine = (text: string) => text.split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? '';
 
 export function totalsOf(reqs: Array<Pick<Requirement, 'id'> & { status: RequirementStatus }>): Record<RequirementStatus, number> {
   const totals: Record<RequirementStatus, number> = { passed: 0, failed: 0, inconclusive: 0, 'not-tested': 0, 'not-applicable': 0, flagged: 0 };

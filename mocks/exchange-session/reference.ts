@@ -3,7 +3,6 @@ import { faults } from './faults.ts';
 import { readings } from './readings.ts';
 import { KEY_CREATION_PATH } from './key-path.ts';
 
-
 /** The embedded exchange-session reference: its server (loaded when started), its seeded faults and the readings it implements. */
 export const reference: Reference = {
   start: async (options) => (await import('./server.ts')).start(options),

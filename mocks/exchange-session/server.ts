@@ -2,7 +2,6 @@
 // submission with its time in force, the order lookup, cancellation and custody. Written from the document alone
 // (where it says "not shown", the public exchange it follows); it never imports the suite's model, only the type of
 // its profile settings.
-import { KEY_CREATION_PATH } from './key-path.ts';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import Router from 'find-my-way';
@@ -10,6 +9,7 @@ import type { ExchangeSessionSettings } from '../../interfaces/exchange-session/
 import { faultSwitch, listen, readBody, sendJson } from '../plumbing.js';
 import { readingSwitch } from '../readings.js';
 import type { RunningServer } from '../types.js';
+import { KEY_CREATION_PATH } from './key-path.js';
 import { Exchange, type NewOrder, type Order, type OrderState, type Side, type TimeInForce } from './book.js';
 import { formatDecimal, numberText, parseDecimal } from './decimal.js';
 import { Refusal, ok, refuse, type ErrorBody, type Reply } from './errors.js';

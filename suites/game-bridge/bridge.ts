@@ -5,6 +5,7 @@ import type { Secrets } from '../../harness/secrets.ts';
 import { RequirementViolation } from '../../harness/verdicts.ts';
 import { answered, judged, refused, Undecided } from '../../harness/answers.ts';
 import type { WriteJournal } from '../../harness/writes.ts';
+import { parseJson } from '../../harness/parse-json.ts';
 import type { RequestCase } from './cases.ts';
 import { acceptable, blame, ENDPOINTS, fits, KEY_HEADER, MISSING_FIELD, writesLogLine, type KeyKind, type ModelCase, type Outcome, type StatedReadings } from './model.ts';
 
@@ -211,7 +212,7 @@ function seeReadings(c: ModelCase, reply: Reply, hit: Outcome, reading: SeeReadi
     see(reading, 'C-NS-MESSAGE-TYPE', judged(reply) === 'accepted' ? 'logged-as-json' : answered(reply, 422) ? 'refused-422' : undefined, `a message that is not a string answered ${reply.status}`);
   }
   // A null level is taken for no level by every reading: only a level of another type shows which one the bridge takes.
-  if (ofBody && c.body === 'level-not-string' && !hit.open && !/"level"\s*:\s*null/.test(reply.exchange.request.body ?? '')) {
+  if (ofBody && c.body === 'level-not-string' && !hit.open && (parseJson(reply.exchange.request.body ?? '') as { level?: unknown } | undefined)?.level !== null) {
     see(reading, 'C-NS-LEVEL-TYPE', judged(reply) === 'accepted' ? 'forwarded-as-text' : answered(reply, 422) ? 'refused-422' : undefined, `a level that is not a string answered ${reply.status}`);
   }
   if (hit.open && c.path === '/v2/players') reading('C-NS-EXTRA-INPUT', undefined, `GET /v2/players with the key alone answered ${reply.status}`);
